@@ -1,0 +1,105 @@
+/// Renders diagnostics the way clang does, so editors and people read them alike:
+///
+///     fib.ks:3:7: error: unknown variable 'y'
+///       x + y
+///           ^
+///
+/// The first line is `FILE:LINE:COLUMN: severity: message`; then the source line, verbatim,
+/// and a caret under the column, with `~` under the rest of the range on that line.
+public struct DiagnosticRenderer: Sendable {
+  /// Whether to use ANSI colours (decided by the caller: terminal, `NO_COLOR`, `--color`).
+  public var useColor: Bool
+
+  public init(useColor: Bool) {
+    self.useColor = useColor
+  }
+
+  /// The full text of a diagnostic and its notes, ending with a newline.
+  public func render(_ diagnostic: Diagnostic) -> String {
+    var out = ""
+    renderEntry(
+      into: &out, severity: diagnostic.severity, message: diagnostic.message.text,
+      file: diagnostic.file, range: diagnostic.range)
+    for note in diagnostic.notes {
+      renderEntry(
+        into: &out, severity: .note, message: note.message.text,
+        file: note.file ?? diagnostic.file, range: note.file == nil ? nil : note.range)
+    }
+    return out
+  }
+
+  /// `N errors generated.`, as clang ends a failed compilation; empty when there are none.
+  public func summary(errorCount: Int) -> String {
+    errorCount == 0 ? "" : "\(errorCount) error\(errorCount == 1 ? "" : "s") generated.\n"
+  }
+
+  private func renderEntry(
+    into out: inout String, severity: Severity, message: String, file: SourceFile,
+    range: SourceRange?
+  ) {
+    if let range {
+      out += style(.bold, "\(file.name):\(file.location(of: range.start)): ")
+    } else {
+      out += style(.bold, "\(file.name): ")
+    }
+    out += style(severity.color, "\(severity.rawValue): ")
+    out += style(.bold, message)
+    out += "\n"
+    if let range { out += snippet(file: file, range: range) }
+  }
+
+  /// The source line containing the range's start and the caret line under it.
+  private func snippet(file: SourceFile, range: SourceRange) -> String {
+    let location = file.location(of: range.start)
+    let line = file.lineText(location.line)
+    let caretColumn = location.column - 1
+    // Underline to the end of the range, but not past the end of this line.
+    let underlineEnd = min(caretColumn + range.length, line.count)
+
+    // Keep tabs so the caret lines up however the terminal expands them; a UTF-8 character
+    // takes one place on screen, so its continuation bytes are skipped.
+    var marker = ""
+    for byte in line.prefix(caretColumn) where !Self.isContinuation(byte) {
+      marker += byte == UInt8(ascii: "\t") ? "\t" : " "
+    }
+    marker += String(repeating: " ", count: max(0, caretColumn - line.count)) + "^"
+    if caretColumn + 1 < underlineEnd {
+      for byte in line.dropFirst(caretColumn + 1).prefix(underlineEnd - caretColumn - 1)
+      where !Self.isContinuation(byte) {
+        marker += "~"
+      }
+    }
+    return String(decoding: line, as: UTF8.self) + "\n" + style(.caret, marker) + "\n"
+  }
+
+  private static func isContinuation(_ byte: UInt8) -> Bool { byte & 0b1100_0000 == 0b1000_0000 }
+
+  private func style(_ style: Style, _ text: String) -> String {
+    guard useColor, !text.isEmpty else { return text }
+    return style.escape + text + "\u{1B}[0m"
+  }
+
+  /// The ANSI styles diagnostics use, matching clang's colours.
+  enum Style {
+    case bold, red, magenta, cyan, caret
+    var escape: String {
+      switch self {
+      case .bold: "\u{1B}[1m"
+      case .red: "\u{1B}[1;31m"
+      case .magenta: "\u{1B}[1;35m"
+      case .cyan: "\u{1B}[1;36m"
+      case .caret: "\u{1B}[1;32m"
+      }
+    }
+  }
+}
+
+extension Severity {
+  fileprivate var color: DiagnosticRenderer.Style {
+    switch self {
+    case .error: .red
+    case .warning: .magenta
+    case .note: .cyan
+    }
+  }
+}

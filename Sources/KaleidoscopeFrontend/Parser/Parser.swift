@@ -1,0 +1,508 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What parsing a file produced: the tree (possibly partial), every syntax error found, and
+/// the operator table as it stands at the end of the file.
+public struct ParseResult: Sendable {
+  public var tree: SyntaxTree
+  public var diagnostics: DiagnosticBag
+  public var operators: OperatorTable
+  /// True when the input stopped in the middle of an item (`def f(x)`, `(1 +`): the REPL
+  /// then asks for another line instead of reporting an error.
+  public var isIncomplete: Bool
+}
+
+/// A recursive-descent parser with precedence climbing for binary operators.
+///
+/// Errors are recorded, never thrown out of `parse`: after a syntax error the parser abandons
+/// the current item and resynchronises at the start of the next one (`def`, `extern`, a `;`
+/// outside parentheses, or a line that starts outside any parentheses), so one run reports
+/// every independent mistake in a file. Nesting is limited (`nestingLimit`) so that no input
+/// can exhaust the stack of this or any later pass.
+public final class Parser {
+  /// How deeply expressions may nest: parentheses, prefix operators, `if`/`for`/`var`
+  /// bodies, call arguments, chains of `=`. Generous for people and generators alike.
+  public static let defaultNestingLimit = 10_000
+
+  /// Parses a whole file. `names` and `operators` carry state between REPL inputs.
+  public static func parse(
+    _ file: SourceFile, names: NameTable = NameTable(), operators: OperatorTable = .standard,
+    nestingLimit: Int = defaultNestingLimit
+  ) -> ParseResult {
+    let parser = Parser(file: file, names: names, operators: operators, nestingLimit: nestingLimit)
+    parser.parseItems()
+    return ParseResult(
+      tree: parser.tree, diagnostics: parser.diagnostics, operators: parser.operators,
+      isIncomplete: parser.stoppedAtEndOfFile)
+  }
+
+  private let file: SourceFile
+  private var lexer: Lexer
+  private var token: Token
+  private var previousTokenEnd = 0
+  private var tree: SyntaxTree
+  private var diagnostics = DiagnosticBag()
+  private var operators: OperatorTable
+  private let nestingLimit: Int
+  private var nesting = 0
+  /// Open minus closed parentheses since the current item began.
+  private var parenBalance = 0
+  /// Whether a syntax error happened because the input ended.
+  private var stoppedAtEndOfFile = false
+
+  private init(file: SourceFile, names: NameTable, operators: OperatorTable, nestingLimit: Int) {
+    self.file = file
+    self.lexer = Lexer(file: file)
+    self.tree = SyntaxTree(file: file, names: names)
+    self.operators = operators
+    self.nestingLimit = nestingLimit
+    self.token = Token(kind: .endOfFile, range: .point(0))
+    tree.reserveCapacity(sourceBytes: file.bytes.count)
+    readToken()
+  }
+
+  /// Thrown to abandon the current item; the diagnostic has already been recorded.
+  private struct SyntaxError: Error {}
+
+  // MARK: - Items
+
+  private func parseItems() {
+    guard file.bytes.count < Int(Int32.max) else {
+      report(.fileTooLarge, at: .point(0))
+      return
+    }
+    while token.kind != .endOfFile {
+      parenBalance = 0
+      nesting = 0
+      do {
+        try parseItem()
+      } catch {
+        synchronize()
+      }
+    }
+  }
+
+  /// item ::= 'def' prototype expression | 'extern' prototype | expression | ';'
+  private func parseItem() throws {
+    switch token.kind {
+    case .semicolon:
+      advance()
+    case .keywordDef:
+      try parseDefinition()
+    case .keywordExtern:
+      advance()
+      tree.items.append(.external(try parsePrototype()))
+    default:
+      tree.items.append(.expression(try parseExpression()))
+    }
+  }
+
+  private func parseDefinition() throws {
+    let start = token.range.start
+    advance()
+    let prototype = try parsePrototype()
+    do {
+      let body = try parseExpression()
+      let range = SourceRange(start: start, end: previousTokenEnd)
+      tree.items.append(.definition(FunctionDefinition(prototype: prototype, body: body, range: range)))
+    } catch {
+      tree.items.append(.brokenDefinition(prototype))
+      throw error
+    }
+  }
+
+  /// prototype ::= ident '(' params ')' | 'unary' OP '(' ident ')'
+  ///             | 'binary' OP number? '(' ident ','? ident ')'
+  private func parsePrototype() throws -> Prototype {
+    let start = token.range.start
+    let kind: Prototype.Kind
+    let nameRange: SourceRange
+    let name: Name
+    switch token.kind {
+    case .identifier:
+      kind = .function
+      nameRange = token.range
+      name = tree.names.intern(file.bytes[token.range.start..<token.range.end])
+      advance()
+    case .keywordUnary, .keywordBinary:
+      let isUnary = token.kind == .keywordUnary
+      let keyword = isUnary ? "unary" : "binary"
+      advance()
+      guard token.kind == .operatorChar else {
+        throw fail(expected: "an operator character after '\(keyword)'")
+      }
+      let op = file.bytes[token.range.start]
+      nameRange = token.range
+      name = tree.names.intern(Array(keyword.utf8) + [op])
+      advance()
+      kind = isUnary ? .unaryOperator(op) : .binaryOperator(op, precedence: parsePrecedence())
+    default:
+      throw fail(expected: "a function name in the prototype")
+    }
+    let parameters = try parseParameters()
+    let prototype = Prototype(
+      kind: kind, name: name, nameRange: nameRange, parameters: parameters,
+      range: SourceRange(start: start, end: previousTokenEnd))
+    checkOperatorPrototype(prototype)
+    return prototype
+  }
+
+  /// The optional precedence after `binary OP`; reports and clamps a bad one.
+  private func parsePrecedence() -> Int {
+    guard token.kind == .number else { return OperatorTable.defaultPrecedence }
+    let text = file.text(in: token.range)
+    let value = numberValue(token.range)
+    let range = OperatorTable.precedenceRange
+    advance()
+    guard value.rounded() == value, value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+      report(.invalidPrecedence(text), at: SourceRange(start: previousTokenEnd - text.utf8.count, end: previousTokenEnd))
+      return value.isNaN ? OperatorTable.defaultPrecedence : Int(min(max(value, 1), 100))
+    }
+    return Int(value)
+  }
+
+  /// params ::= ( ident ( ','? ident )* )?  inside parentheses.
+  private func parseParameters() throws -> [Parameter] {
+    try expect(.leftParen, "'(' in the prototype")
+    var parameters: [Parameter] = []
+    while token.kind == .identifier {
+      parameters.append(Parameter(name: internCurrentName(), range: token.range))
+      advance()
+      if token.kind == .comma {
+        advance()
+        guard token.kind == .identifier else { throw fail(expected: "a parameter name after ','") }
+      }
+    }
+    try expect(.rightParen, parameters.isEmpty ? "a parameter name or ')'" : "',', a parameter name or ')'")
+    return parameters
+  }
+
+  /// Operator prototypes need the right number of parameters, may not redefine the built-in
+  /// binary operators, and make a binary operator usable in the text that follows.
+  private func checkOperatorPrototype(_ prototype: Prototype) {
+    switch prototype.kind {
+    case .function:
+      return
+    case .unaryOperator:
+      if prototype.arity != 1 {
+        report(.operatorArity(kind: .unary, given: prototype.arity), at: prototype.range)
+      }
+    case .binaryOperator(let op, let precedence):
+      if OperatorTable.isBuiltinBinary(op) {
+        report(.builtinOperatorRedefinition(kind: .binary, op: String(UnicodeScalar(op))), at: prototype.nameRange)
+        return
+      }
+      if prototype.arity != 2 {
+        report(.operatorArity(kind: .binary, given: prototype.arity), at: prototype.range)
+      }
+      operators.define(op, precedence: precedence)
+    }
+  }
+
+  // MARK: - Expressions
+
+  /// expression ::= unary ( BINOP unary )*
+  private func parseExpression() throws -> ExprID {
+    try parseBinaryOperations(minimumPrecedence: 1, lhs: try parseUnary())
+  }
+
+  /// An expression nested inside another: counts toward the nesting limit.
+  private func parseNestedExpression() throws -> ExprID {
+    try enterNesting()
+    defer { nesting -= 1 }
+    return try parseExpression()
+  }
+
+  /// Precedence climbing: folds operators of at least `minimumPrecedence` onto `lhs`. An
+  /// operator that binds tighter than the one before it takes the right operand first, by
+  /// recursion; recursion depth is bounded by the number of distinct precedences, except
+  /// for right-associative chains (`a = b = c`), which count as nesting.
+  private func parseBinaryOperations(minimumPrecedence: Int, lhs: ExprID) throws -> ExprID {
+    var lhs = lhs
+    while let precedence = currentBinaryPrecedence(), precedence >= minimumPrecedence {
+      let opToken = token
+      let op = file.bytes[opToken.range.start]
+      advance()
+      var rhs = try parseUnary()
+      if let next = currentBinaryPrecedence(),
+        next > precedence || (next == precedence && operators.isRightAssociative(op))
+      {
+        try enterNesting()
+        defer { nesting -= 1 }
+        rhs = try parseBinaryOperations(minimumPrecedence: next > precedence ? precedence + 1 : precedence, lhs: rhs)
+      }
+      if op == UInt8(ascii: "=") {
+        lhs = tree.add(.assign(target: lhs, value: rhs), at: opToken.range)
+      } else {
+        lhs = tree.add(.binary(op: op, lhs: lhs, rhs: rhs), at: opToken.range)
+      }
+    }
+    return lhs
+  }
+
+  private func currentBinaryPrecedence() -> Int? {
+    guard token.kind == .operatorChar else { return nil }
+    return operators.precedence(of: file.bytes[token.range.start])
+  }
+
+  /// unary ::= OP unary | primary
+  private func parseUnary() throws -> ExprID {
+    guard token.kind == .operatorChar else { return try parsePrimary() }
+    let opToken = token
+    advance()
+    try enterNesting()
+    defer { nesting -= 1 }
+    let operand = try parseUnary()
+    return tree.add(.unary(op: file.bytes[opToken.range.start], operand: operand), at: opToken.range)
+  }
+
+  private func parsePrimary() throws -> ExprID {
+    switch token.kind {
+    case .number:
+      let range = token.range
+      let value = numberValue(range)
+      if value.isInfinite { report(.numberTooLarge(file.text(in: range)), at: range) }
+      advance()
+      return tree.add(.number(value), at: range)
+    case .identifier:
+      return try parseIdentifierOrCall()
+    case .leftParen:
+      let open = token.range
+      advance()
+      let inner = try parseNestedExpression()
+      try expect(.rightParen, "')'", notes: [Note(.openedHere("'('"), in: file, at: open)])
+      return inner
+    case .keywordIf:
+      return try parseIf()
+    case .keywordFor:
+      return try parseFor()
+    case .keywordVar:
+      return try parseVar()
+    case .invalid:
+      // The lexer's error was reported when the token was read; stand in for the operand.
+      let range = token.range
+      advance()
+      return tree.add(.error, at: range)
+    default:
+      if token.kind == .endOfFile { stoppedAtEndOfFile = true }
+      report(.expectedExpression(found: describe(token)), at: expectationRange)
+      throw SyntaxError()
+    }
+  }
+
+  /// ident | ident '(' ( expression ( ',' expression )* )? ')'
+  private func parseIdentifierOrCall() throws -> ExprID {
+    let nameRange = token.range
+    let name = internCurrentName()
+    advance()
+    guard token.kind == .leftParen else { return tree.add(.variable(name), at: nameRange) }
+    let open = token.range
+    advance()
+    var arguments: [ExprID] = []
+    if token.kind != .rightParen {
+      while true {
+        arguments.append(try parseNestedExpression())
+        if token.kind == .rightParen { break }
+        guard token.kind == .comma else {
+          throw fail(expected: "',' or ')' in the argument list", notes: [Note(.openedHere("'('"), in: file, at: open)])
+        }
+        advance()
+      }
+    }
+    advance()
+    return tree.add(.call(callee: name, arguments: tree.addList(arguments)), at: nameRange)
+  }
+
+  /// 'if' expression 'then' expression 'else' expression
+  private func parseIf() throws -> ExprID {
+    let ifRange = token.range
+    let opened = [Note(.openedHere("'if'"), in: file, at: ifRange)]
+    advance()
+    let condition = try parseNestedExpression()
+    try expect(.keywordThen, "'then'", notes: opened)
+    let thenBranch = try parseNestedExpression()
+    try expect(.keywordElse, "'else'", notes: opened)
+    let elseBranch = try parseNestedExpression()
+    return tree.add(.ifElse(condition: condition, then: thenBranch, else: elseBranch), at: ifRange)
+  }
+
+  /// 'for' ident '=' expression ',' expression ( ',' expression )? 'in' expression
+  private func parseFor() throws -> ExprID {
+    let forRange = token.range
+    let opened = [Note(.openedHere("'for'"), in: file, at: forRange)]
+    advance()
+    guard token.kind == .identifier else { throw fail(expected: "a loop variable name after 'for'") }
+    let variableRange = token.range
+    let variable = internCurrentName()
+    advance()
+    try expectOperator("=", "'=' after the loop variable")
+    let start = try parseNestedExpression()
+    try expect(.comma, "',' after the loop's start value", notes: opened)
+    let end = try parseNestedExpression()
+    var step: ExprID?
+    if token.kind == .comma {
+      advance()
+      step = try parseNestedExpression()
+    }
+    try expect(.keywordIn, "'in'", notes: opened)
+    let body = try parseNestedExpression()
+    let loop = ForLoop(
+      variable: variable, variableRange: variableRange, start: start, end: end, step: step, body: body)
+    return tree.addForLoop(loop, at: forRange)
+  }
+
+  /// 'var' ident ( '=' expression )? ( ',' ident ( '=' expression )? )* 'in' expression
+  private func parseVar() throws -> ExprID {
+    let varRange = token.range
+    advance()
+    var bindings: [VarBinding] = []
+    while true {
+      guard token.kind == .identifier else {
+        throw fail(expected: bindings.isEmpty ? "a variable name after 'var'" : "a variable name after ','")
+      }
+      let nameRange = token.range
+      let name = internCurrentName()
+      advance()
+      var initializer: ExprID?
+      if isOperator("=") {
+        advance()
+        initializer = try parseNestedExpression()
+      }
+      bindings.append(VarBinding(name: name, nameRange: nameRange, initializer: initializer))
+      guard token.kind == .comma else { break }
+      advance()
+    }
+    try expect(.keywordIn, "'in' after the variables", notes: [Note(.openedHere("'var'"), in: file, at: varRange)])
+    let body = try parseNestedExpression()
+    return tree.addVarIn(VarIn(bindings: bindings, body: body), at: varRange)
+  }
+
+  // MARK: - Tokens
+
+  /// Reads the next token from the lexer, reporting it if it is a lexical error. Every token
+  /// passes through here exactly once, so every lexical error is reported exactly once.
+  private func readToken() {
+    token = lexer.next()
+    if let error = token.error {
+      report(error.message(text: file.text(in: token.range)), at: token.range)
+    }
+  }
+
+  private func advance() {
+    switch token.kind {
+    case .leftParen: parenBalance += 1
+    case .rightParen: parenBalance -= 1
+    default: break
+    }
+    previousTokenEnd = token.range.end
+    readToken()
+  }
+
+  private func expect(_ kind: TokenKind, _ what: String, notes: [Note] = []) throws {
+    guard token.kind == kind else { throw fail(expected: what, notes: notes) }
+    advance()
+  }
+
+  private func expectOperator(_ op: Unicode.Scalar, _ what: String) throws {
+    guard isOperator(op) else { throw fail(expected: what) }
+    advance()
+  }
+
+  private func isOperator(_ op: Unicode.Scalar) -> Bool {
+    token.kind == .operatorChar && file.bytes[token.range.start] == UInt8(ascii: op)
+  }
+
+  private func internCurrentName() -> Name {
+    tree.names.intern(file.bytes[token.range.start..<token.range.end])
+  }
+
+  /// The value of a number token: exact integers directly, everything else by `strtod`,
+  /// which rounds correctly.
+  private func numberValue(_ range: SourceRange) -> Double {
+    let digits = file.bytes[range.start..<range.end]
+    if digits.count <= 15, digits.allSatisfy(Lexer.isDigit) {
+      return Double(digits.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) })
+    }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: digits.count + 1) { buffer in
+      for (offset, byte) in digits.enumerated() { buffer[offset] = CChar(bitPattern: byte) }
+      buffer[digits.count] = 0
+      return strtod(buffer.baseAddress!, nil)
+    }
+  }
+
+  // MARK: - Errors and recovery
+
+  private func report(_ message: DiagnosticMessage, at range: SourceRange, notes: [Note] = []) {
+    diagnostics.append(Diagnostic(.error, message, in: file, at: range, notes: notes))
+  }
+
+  /// Reports "expected X, found Y" and returns the error that abandons the item. A lexical
+  /// error in the way was already reported, so it is not reported again.
+  private func fail(expected what: String, notes: [Note] = []) -> SyntaxError {
+    if token.kind == .endOfFile { stoppedAtEndOfFile = true }
+    if token.kind != .invalid {
+      report(.expected(what, found: describe(token)), at: expectationRange, notes: notes)
+    }
+    return SyntaxError()
+  }
+
+  /// Where to point for something missing: at the token found, or, when that token is on a
+  /// later line or is the end of the file, just after the previous token, as clang does.
+  private var expectationRange: SourceRange {
+    token.isAtStartOfLine || token.kind == .endOfFile ? .point(previousTokenEnd) : token.range
+  }
+
+  private func enterNesting() throws {
+    guard nesting < nestingLimit else {
+      report(.nestingTooDeep(limit: nestingLimit), at: token.range)
+      throw SyntaxError()
+    }
+    nesting += 1
+  }
+
+  /// Skips to where the next item plausibly starts: `def` or `extern`, just after a `;` that
+  /// is outside parentheses, or a token that begins a line outside parentheses. Always moves
+  /// past at least one token unless it stands on `def` or `extern`.
+  private func synchronize() {
+    var first = true
+    while token.kind != .endOfFile {
+      switch token.kind {
+      case .keywordDef, .keywordExtern:
+        return
+      case .semicolon where parenBalance <= 0:
+        advance()
+        return
+      default:
+        if !first && parenBalance <= 0 && token.isAtStartOfLine && token.kind.canStartItem { return }
+      }
+      first = false
+      advance()
+    }
+  }
+
+  private func describe(_ token: Token) -> String {
+    let text = file.text(in: token.range)
+    switch token.kind {
+    case .endOfFile: return "end of file"
+    case .identifier: return "identifier '\(text)'"
+    case .number: return "number '\(text)'"
+    default: return "'\(text)'"
+    }
+  }
+}
+
+extension TokenKind {
+  /// Whether an item can begin with this token (used only to resynchronise after errors).
+  fileprivate var canStartItem: Bool {
+    switch self {
+    case .identifier, .number, .operatorChar, .leftParen, .keywordIf, .keywordFor, .keywordVar,
+      .keywordDef, .keywordExtern, .semicolon:
+      true
+    default:
+      false
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/// Identifies a local variable of one body: its parameters come first (0, 1, ...), then each
+/// `var` and loop variable in the order they appear.
+public struct LocalID: Hashable, Sendable {
+  public let index: Int32
+
+  public init(index: Int32) {
+    self.index = index
+  }
+}
+
+/// A parameter, `var` variable or loop variable of a body.
+public struct Local: Sendable, Equatable {
+  /// How a local came to be.
+  public enum Kind: Sendable, Equatable {
+    case parameter
+    case variable
+    case loopVariable
+  }
+
+  public var name: Name
+  public var kind: Kind
+  /// Where it is declared.
+  public var range: SourceRange
+}
+
+/// Code to compile: a function definition or a top-level expression, with its locals resolved.
+public struct CheckedBody: Sendable {
+  /// What a body is.
+  public enum Kind: Sendable, Equatable {
+    /// A `def`, defining the function `FunctionID`.
+    case function(FunctionID)
+    /// The `index`-th top-level expression of the file (0-based).
+    case topLevel(index: Int)
+  }
+
+  public var kind: Kind
+  /// The root expression.
+  public var body: ExprID
+  /// Parameters first, then every `var` and loop variable.
+  public var locals: [Local]
+  /// The functions this body calls (including through operators), without repeats.
+  public var callees: [FunctionID]
+  /// Where the body's text is: the whole `def`, or the top-level expression's main token.
+  public var range: SourceRange
+
+  public var function: FunctionID? {
+    if case .function(let id) = kind { return id }
+    return nil
+  }
+}
+
+/// A program that passed semantic analysis: the syntax tree, the functions it knows, and what
+/// every name in it refers to. The back end and the interpreter need nothing else.
+public struct CheckedProgram: Sendable {
+  public let tree: SyntaxTree
+  public let functions: FunctionTable
+  /// Definitions and top-level expressions, in source order.
+  public let bodies: [CheckedBody]
+  /// Per expression: the local a `.variable` reads or an assignment writes, or the function
+  /// a `.call` or user-defined operator calls; -1 where nothing is referred to (built-in
+  /// operators, literals).
+  let resolutions: [Int32]
+
+  public var file: SourceFile { tree.file }
+
+  /// The local that a `.variable` node names.
+  public func local(of id: ExprID) -> LocalID {
+    LocalID(index: resolutions[Int(id.index)])
+  }
+
+  /// The function a call or user-defined operator node calls; `nil` for a built-in operator.
+  public func callee(of id: ExprID) -> FunctionID? {
+    let value = resolutions[Int(id.index)]
+    return value < 0 ? nil : FunctionID(index: value)
+  }
+
+  /// The body that defines a function, if this program defines it.
+  public func definition(of function: FunctionID) -> CheckedBody? {
+    bodies.first { $0.function == function }
+  }
+
+  /// The top-level expressions, in order.
+  public var topLevelBodies: [CheckedBody] {
+    bodies.filter { if case .topLevel = $0.kind { true } else { false } }
+  }
+}

@@ -1,0 +1,83 @@
+/// Identifies a function in a `FunctionTable`.
+public struct FunctionID: Hashable, Sendable, Comparable {
+  public let index: Int32
+
+  public init(index: Int32) {
+    self.index = index
+  }
+
+  public static func < (lhs: FunctionID, rhs: FunctionID) -> Bool { lhs.index < rhs.index }
+}
+
+/// A function as the rest of the compiler sees it: a name, an arity, and whether a
+/// Kaleidoscope body defines it or the host provides it.
+public struct FunctionSymbol: Sendable {
+  /// Where a function's code comes from.
+  public enum Origin: Sendable, Equatable {
+    /// `extern`: the runtime, the C library or libm provides it.
+    case external
+    /// `def`: compiled from Kaleidoscope.
+    case defined
+  }
+
+  public var name: Name
+  public var spelling: String
+  public var origin: Origin
+  /// The declaration diagnostics point at: the definition if there is one, else the first
+  /// `extern`.
+  public var prototype: Prototype
+  /// The file the declaration is in (REPL inputs are files of their own).
+  public var file: SourceFile
+
+  public var arity: Int { prototype.arity }
+}
+
+/// The functions of a program or a REPL session, by name.
+public struct FunctionTable: Sendable {
+  public private(set) var symbols: [FunctionSymbol] = []
+  private var idsByName: [Name: FunctionID] = [:]
+
+  public init() {}
+
+  public subscript(id: FunctionID) -> FunctionSymbol { symbols[Int(id.index)] }
+
+  public func lookup(_ name: Name) -> FunctionID? { idsByName[name] }
+
+  /// All function IDs in the order they were first declared.
+  public var ids: [FunctionID] { (0..<Int32(symbols.count)).map(FunctionID.init(index:)) }
+
+  mutating func add(_ symbol: FunctionSymbol) -> FunctionID {
+    let id = FunctionID(index: Int32(symbols.count))
+    symbols.append(symbol)
+    idsByName[symbol.name] = id
+    return id
+  }
+
+  mutating func update(_ id: FunctionID, _ change: (inout FunctionSymbol) -> Void) {
+    change(&symbols[Int(id.index)])
+  }
+}
+
+/// The host functions programs commonly declare with `extern`: the runtime's output functions
+/// and the C math library. The REPL declares them up front (its prelude), and an
+/// unknown-function error in a file suggests the `extern` to write.
+public enum HostLibrary {
+  /// Name and parameter names of each function, e.g. `("atan2", ["y", "x"])`.
+  public static let functions: [(name: String, parameters: [String])] = [
+    ("putchard", ["c"]), ("printd", ["x"]),
+    ("sin", ["x"]), ("cos", ["x"]), ("tan", ["x"]), ("asin", ["x"]), ("acos", ["x"]),
+    ("atan", ["x"]), ("atan2", ["y", "x"]), ("sinh", ["x"]), ("cosh", ["x"]), ("tanh", ["x"]),
+    ("exp", ["x"]), ("log", ["x"]), ("log10", ["x"]), ("pow", ["x", "y"]), ("sqrt", ["x"]),
+    ("fabs", ["x"]), ("floor", ["x"]), ("ceil", ["x"]), ("fmod", ["x", "y"]),
+  ]
+
+  /// `extern` declarations of every function, as Kaleidoscope source.
+  public static var preludeSource: String {
+    functions.map { "extern \($0.name)(\($0.parameters.joined(separator: " ")))\n" }.joined()
+  }
+
+  /// The signature to suggest for `name`, e.g. `atan2(y x)`.
+  public static func signature(of name: String) -> String? {
+    functions.first { $0.name == name }.map { "\($0.name)(\($0.parameters.joined(separator: " ")))" }
+  }
+}

@@ -1,0 +1,379 @@
+/// What semantic analysis produced: the checked program and every error found.
+///
+/// The program is complete even when there are errors (unresolved names resolve to nothing),
+/// so tools can still show it; compiling it is only allowed when `diagnostics` has no errors.
+public struct SemaResult: Sendable {
+  public var program: CheckedProgram
+  public var diagnostics: DiagnosticBag
+}
+
+/// Semantic analysis: resolves every name in a syntax tree and checks the static rules of
+/// the language (SPEC §3).
+///
+/// It runs in two passes. The first declares every `def` and `extern` of the tree, so a
+/// function may be called before its definition; the second walks each body with a scope
+/// table and records what every variable, call and operator refers to.
+public enum Sema {
+  /// How a redefinition is treated.
+  public enum Mode: Sendable {
+    /// A source file: defining a name twice is an error.
+    case file
+    /// A REPL input: a new definition replaces the old one (with the same arity).
+    case interactive
+  }
+
+  /// Checks `tree`. `functions` holds what earlier REPL inputs declared.
+  public static func check(
+    _ tree: SyntaxTree, functions: FunctionTable = FunctionTable(), mode: Mode = .file
+  ) -> SemaResult {
+    var checker = Checker(tree: tree, functions: functions, mode: mode)
+    checker.declareItems()
+    checker.checkBodies()
+    let program = CheckedProgram(
+      tree: tree, functions: checker.functions, bodies: checker.bodies,
+      resolutions: checker.resolutions)
+    return SemaResult(program: program, diagnostics: checker.diagnostics)
+  }
+}
+
+/// The state of one run of semantic analysis.
+private struct Checker {
+  let tree: SyntaxTree
+  let mode: Sema.Mode
+  var functions: FunctionTable
+  var diagnostics = DiagnosticBag()
+  var bodies: [CheckedBody] = []
+  var resolutions: [Int32]
+
+  /// Functions defined (not just declared) by this tree, so a second `def` is caught.
+  private var definedHere: Set<FunctionID> = []
+  /// The binary operators this tree defines, by character, for the "defined later" note.
+  private var binaryDefinitionRanges: [UInt8: SourceRange] = [:]
+
+  // Per-body state.
+  /// The local each name currently refers to, indexed by `Name.index`; -1 when none.
+  private var scope: [Int32]
+  /// What to restore when a scope ends: (name index, previous local).
+  private var scopeLog: [(Int32, Int32)] = []
+  private var locals: [Local] = []
+  private var callees: [FunctionID] = []
+  /// For each function, the index of the last body that recorded it as a callee.
+  private var calleeStamp: [Int] = []
+
+  init(tree: SyntaxTree, functions: FunctionTable, mode: Sema.Mode) {
+    self.tree = tree
+    self.functions = functions
+    self.mode = mode
+    self.resolutions = [Int32](repeating: -1, count: tree.exprCount)
+    self.scope = [Int32](repeating: -1, count: tree.names.count)
+  }
+
+  // MARK: - Declarations
+
+  mutating func declareItems() {
+    for item in tree.items {
+      switch item {
+      case .definition(let definition):
+        declare(definition.prototype, defining: true)
+      case .brokenDefinition(let prototype):
+        declare(prototype, defining: true)
+      case .external(let prototype):
+        declare(prototype, defining: false)
+      case .expression:
+        break
+      }
+    }
+  }
+
+  private mutating func declare(_ prototype: Prototype, defining: Bool) {
+    checkDuplicateParameters(prototype)
+    if case .binaryOperator(let op, _) = prototype.kind, binaryDefinitionRanges[op] == nil {
+      binaryDefinitionRanges[op] = prototype.nameRange
+    }
+    let symbol = FunctionSymbol(
+      name: prototype.name, spelling: tree.text(prototype.name),
+      origin: defining ? .defined : .external, prototype: prototype, file: tree.file)
+    guard let id = functions.lookup(prototype.name) else {
+      let id = functions.add(symbol)
+      if defining { definedHere.insert(id) }
+      return
+    }
+    let existing = functions[id]
+    if defining && definedHere.contains(id) && mode == .file {
+      report(
+        .redefinition(symbol.spelling), at: prototype.nameRange,
+        notes: [note(.previousDefinition(symbol.spelling), at: existing)])
+      return
+    }
+    if existing.arity != prototype.arity {
+      let kind: DiagnosticMessage =
+        existing.origin == .defined ? .previousDefinition(symbol.spelling) : .previousDeclaration(symbol.spelling)
+      report(
+        .conflictingDeclaration(symbol.spelling, previous: existing.arity, current: prototype.arity),
+        at: prototype.nameRange, notes: [note(kind, at: existing)])
+      return
+    }
+    if defining {
+      definedHere.insert(id)
+      functions.update(id) { $0 = symbol }
+    }
+  }
+
+  private mutating func checkDuplicateParameters(_ prototype: Prototype) {
+    for (index, parameter) in prototype.parameters.enumerated() {
+      if let first = prototype.parameters[..<index].first(where: { $0.name == parameter.name }) {
+        let spelling = tree.text(parameter.name)
+        report(
+          .duplicateParameter(spelling), at: parameter.range,
+          notes: [Note(.previousDeclaration(spelling), in: tree.file, at: first.range)])
+      }
+    }
+  }
+
+  // MARK: - Bodies
+
+  mutating func checkBodies() {
+    calleeStamp = [Int](repeating: -1, count: functions.symbols.count)
+    var topLevelIndex = 0
+    for item in tree.items {
+      switch item {
+      case .definition(let definition):
+        let id = functions.lookup(definition.prototype.name)!
+        // Only the definition the table kept is compiled; a rejected duplicate is still checked.
+        checkBody(
+          definition.body, parameters: definition.prototype.parameters,
+          kind: .function(id), range: definition.range,
+          keep: functions[id].prototype == definition.prototype && functions[id].file === tree.file)
+      case .expression(let root):
+        checkBody(root, parameters: [], kind: .topLevel(index: topLevelIndex), range: tree.range(of: root), keep: true)
+        topLevelIndex += 1
+      case .external, .brokenDefinition:
+        break
+      }
+    }
+  }
+
+  private mutating func checkBody(
+    _ root: ExprID, parameters: [Parameter], kind: CheckedBody.Kind, range: SourceRange, keep: Bool
+  ) {
+    locals = []
+    callees = []
+    let mark = scopeLog.count
+    for parameter in parameters {
+      bind(parameter.name, kind: .parameter, range: parameter.range)
+    }
+    check(root)
+    unbind(to: mark)
+    if keep {
+      bodies.append(CheckedBody(kind: kind, body: root, locals: locals, callees: callees, range: range))
+    }
+  }
+
+  /// Checks an expression. Recursion depth is bounded by the parser's nesting limit, except
+  /// along chains of binary operators, which are walked iteratively.
+  private mutating func check(_ id: ExprID) {
+    switch tree[id] {
+    case .number, .error:
+      break
+    case .variable(let name):
+      resolveVariable(name, at: id)
+    case .unary(let op, let operand):
+      check(operand)
+      resolveUnary(op, at: id)
+    case .binary:
+      checkBinaryChain(id)
+    case .assign(let target, let value):
+      if case .variable(let name) = tree[target] {
+        resolveVariable(name, at: target)
+        resolutions[Int(id.index)] = resolutions[Int(target.index)]
+      } else {
+        report(.assignmentToNonVariable, at: tree.range(of: id))
+        check(target)
+      }
+      check(value)
+    case .call(let callee, let arguments):
+      for argument in tree.arguments(arguments) { check(argument) }
+      resolveCall(callee, argumentCount: Int(arguments.count), at: id)
+    case .ifElse(let condition, let then, let otherwise):
+      check(condition)
+      check(then)
+      check(otherwise)
+    case .forLoop(let index):
+      let loop = tree.forLoop(index)
+      check(loop.start)
+      let mark = scopeLog.count
+      bind(loop.variable, kind: .loopVariable, range: loop.variableRange)
+      check(loop.end)
+      if let step = loop.step { check(step) }
+      check(loop.body)
+      unbind(to: mark)
+    case .varIn(let index):
+      let varIn = tree.varIn(index)
+      let mark = scopeLog.count
+      for binding in varIn.bindings {
+        if let initializer = binding.initializer { check(initializer) }
+        bind(binding.name, kind: .variable, range: binding.nameRange)
+      }
+      check(varIn.body)
+      unbind(to: mark)
+    }
+  }
+
+  private mutating func checkBinaryChain(_ id: ExprID) {
+    let spine = tree.leftSpine(of: id)
+    if case .binary(_, let innermost, _) = tree[spine[spine.count - 1]] {
+      check(innermost)
+    }
+    for node in spine.reversed() {
+      guard case .binary(let op, _, let rhs) = tree[node] else { continue }
+      check(rhs)
+      resolveBinary(op, at: node)
+    }
+  }
+
+  // MARK: - Resolution
+
+  private mutating func resolveVariable(_ name: Name, at id: ExprID) {
+    let local = scope[Int(name.index)]
+    if local >= 0 {
+      resolutions[Int(id.index)] = local
+      return
+    }
+    let spelling = tree.text(name)
+    var notes: [Note] = []
+    let candidates = scopeLog.compactMap { entry in
+      scope[Int(entry.0)] >= 0 ? tree.text(Name(index: entry.0)) : nil
+    }
+    if let suggestion = closestMatch(to: spelling, among: candidates) {
+      notes.append(Note(.didYouMean(suggestion)))
+    }
+    report(.unknownVariable(spelling), at: tree.range(of: id), notes: notes)
+  }
+
+  private mutating func resolveCall(_ callee: Name, argumentCount: Int, at id: ExprID) {
+    let spelling = tree.text(callee)
+    guard let function = functions.lookup(callee) else {
+      report(.unknownFunction(spelling), at: tree.range(of: id), notes: unknownFunctionNotes(spelling))
+      return
+    }
+    let symbol = functions[function]
+    guard symbol.arity == argumentCount else {
+      report(
+        .argumentCountMismatch(function: spelling, expected: symbol.arity, given: argumentCount),
+        at: tree.range(of: id), notes: [note(.declaredHere(spelling), at: symbol)])
+      return
+    }
+    recordCall(function, at: id)
+  }
+
+  private mutating func resolveUnary(_ op: UInt8, at id: ExprID) {
+    if let function = operatorFunction(prefix: "unary", op) {
+      recordCall(function, at: id)
+      return
+    }
+    if OperatorTable.isBuiltinUnary(op) { return }
+    let spelling = String(UnicodeScalar(op))
+    var notes: [Note] = []
+    if let range = binaryDefinitionRanges[op] {
+      notes.append(Note(.operatorDefinedLater(kind: .binary, op: spelling), in: tree.file, at: range))
+    } else if operatorFunction(prefix: "binary", op) != nil || OperatorTable.isBuiltinBinary(op) {
+      notes.append(Note(.isBinaryOperatorNotUnary(spelling)))
+    }
+    report(.unknownUnaryOperator(spelling), at: tree.range(of: id), notes: notes)
+  }
+
+  private mutating func resolveBinary(_ op: UInt8, at id: ExprID) {
+    if OperatorTable.isBuiltinBinary(op) { return }
+    if let function = operatorFunction(prefix: "binary", op) {
+      recordCall(function, at: id)
+      return
+    }
+    report(.unknownBinaryOperator(String(UnicodeScalar(op))), at: tree.range(of: id))
+  }
+
+  /// The function `unary!` or `binary|` for an operator character, if declared.
+  private func operatorFunction(prefix: String, _ op: UInt8) -> FunctionID? {
+    guard let name = tree.names.lookup(prefix + String(UnicodeScalar(op))) else { return nil }
+    return functions.lookup(name)
+  }
+
+  private mutating func recordCall(_ function: FunctionID, at id: ExprID) {
+    resolutions[Int(id.index)] = function.index
+    let stampIndex = Int(function.index)
+    if stampIndex >= calleeStamp.count {
+      calleeStamp.append(contentsOf: repeatElement(-1, count: stampIndex + 1 - calleeStamp.count))
+    }
+    if calleeStamp[stampIndex] != bodies.count {
+      calleeStamp[stampIndex] = bodies.count
+      callees.append(function)
+    }
+  }
+
+  // MARK: - Scopes
+
+  private mutating func bind(_ name: Name, kind: Local.Kind, range: SourceRange) {
+    let local = Int32(locals.count)
+    locals.append(Local(name: name, kind: kind, range: range))
+    scopeLog.append((name.index, scope[Int(name.index)]))
+    scope[Int(name.index)] = local
+  }
+
+  private mutating func unbind(to mark: Int) {
+    while scopeLog.count > mark {
+      let (name, previous) = scopeLog.removeLast()
+      scope[Int(name)] = previous
+    }
+  }
+
+  // MARK: - Reporting
+
+  private mutating func report(_ message: DiagnosticMessage, at range: SourceRange, notes: [Note] = []) {
+    diagnostics.append(Diagnostic(.error, message, in: tree.file, at: range, notes: notes))
+  }
+
+  private func note(_ message: DiagnosticMessage, at symbol: FunctionSymbol) -> Note {
+    Note(message, in: symbol.file, at: symbol.prototype.nameRange)
+  }
+
+  private func unknownFunctionNotes(_ spelling: String) -> [Note] {
+    if let signature = HostLibrary.signature(of: spelling) {
+      return [Note(.declareLibraryFunction(spelling, signature: signature))]
+    }
+    let names = functions.symbols.map(\.spelling).filter { !$0.hasPrefix("unary") && !$0.hasPrefix("binary") }
+    if let suggestion = closestMatch(to: spelling, among: names + HostLibrary.functions.map(\.name)) {
+      return [Note(.didYouMean(suggestion))]
+    }
+    return []
+  }
+}
+
+/// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo
+/// (at most a third of the word's length, and at least one edit).
+func closestMatch(to word: String, among candidates: [String]) -> String? {
+  let limit = max(1, word.utf8.count / 3)
+  var best: (String, Int)?
+  for candidate in candidates where candidate != word {
+    let distance = editDistance(Array(word.utf8), Array(candidate.utf8))
+    if distance <= limit, distance < (best?.1 ?? .max) {
+      best = (candidate, distance)
+    }
+  }
+  return best?.0
+}
+
+/// Levenshtein distance between two byte strings.
+func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous = Array(0...b.count)
+  var current = [Int](repeating: 0, count: b.count + 1)
+  for i in 1...a.count {
+    current[0] = i
+    for j in 1...b.count {
+      let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+      current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+    }
+    swap(&previous, &current)
+  }
+  return previous[b.count]
+}

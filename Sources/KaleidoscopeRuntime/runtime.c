@@ -1,0 +1,1 @@
+int ks_placeholder(void) { return 0; }
