@@ -1,0 +1,75 @@
+import Testing
+
+@testable import KaleidoscopeFrontend
+
+@Suite("Lexer")
+struct LexerTests {
+  private func kinds(_ text: String) -> [TokenKind] {
+    Lexer.tokenize(SourceFile(name: "t", text: text)).map(\.kind)
+  }
+
+  @Test(
+    "token kinds",
+    arguments: [
+      ("def extern if then else for in binary unary var", [TokenKind.keywordDef, .keywordExtern, .keywordIf, .keywordThen, .keywordElse, .keywordFor, .keywordIn, .keywordBinary, .keywordUnary, .keywordVar]),
+      ("foo _bar x1 defx", [.identifier, .identifier, .identifier, .identifier]),
+      ("1 1.5 .5 2. 1e9 2.5E-3 1e+2", [.number, .number, .number, .number, .number, .number, .number]),
+      ("( ) , ;", [.leftParen, .rightParen, .comma, .semicolon]),
+      ("+ - * / < > ! | & : = ~ % ^ @ $ ? \\ . `", Array(repeating: .operatorChar, count: 20)),
+      ("x # a comment ( ,\ny", [.identifier, .identifier]),
+      ("a.b", [.identifier, .operatorChar, .identifier]),
+    ] as [(String, [TokenKind])])
+  func tokenKinds(text: String, expected: [TokenKind]) {
+    #expect(kinds(text) == expected + [.endOfFile])
+  }
+
+  @Test(
+    "lexical errors are tokens, never traps",
+    arguments: [
+      ("1.2.3", LexError.malformedNumber),
+      ("1e", .missingExponentDigits),
+      ("2.5e+", .missingExponentDigits),
+      ("é", .nonASCIICharacter(0xE9)),
+      ("\u{0}", .nulCharacter),
+      ("\u{7}", .controlCharacter(7)),
+    ])
+  func lexicalErrors(text: String, error: LexError) {
+    let tokens = Lexer.tokenize(SourceFile(name: "t", text: text))
+    #expect(tokens.first?.kind == .invalid)
+    #expect(tokens.first?.error == error)
+    #expect(tokens.last?.kind == .endOfFile)
+  }
+
+  @Test func invalidUTF8IsReportedPerByte() {
+    let tokens = Lexer.tokenize(SourceFile(name: "t", bytes: [0xFF, 0xC3, UInt8(ascii: "x")]))
+    #expect(tokens.map(\.error) == [.invalidUTF8(0xFF), .invalidUTF8(0xC3), nil, nil])
+  }
+
+  @Test func rangesAreByteOffsetsAndLocationsAreComputedOnDemand() {
+    let file = SourceFile(name: "t", text: "# é comment\n  foo(12)\n")
+    let tokens = Lexer.tokenize(file)
+    #expect(tokens[0].range == SourceRange(start: 15, end: 18))
+    #expect(file.location(of: tokens[0].range.start) == SourceLocation(line: 2, column: 3))
+    #expect(tokens[0].isAtStartOfLine)
+    #expect(file.text(in: tokens[2].range) == "12")
+    #expect(!tokens[2].isAtStartOfLine)
+  }
+
+  @Test func tokenListingShowsLocationCategoryAndText() {
+    let file = SourceFile(name: "t", text: "def f(x)\n  x+1")
+    let listing = TokenListing.render(Lexer.tokenize(file), in: file)
+    #expect(
+      listing == """
+        1:1      keyword     def
+        1:5      identifier  f
+        1:6      punctuation (
+        1:7      identifier  x
+        1:8      punctuation )
+        2:3      identifier  x
+        2:4      operator    +
+        2:5      number      1
+        2:6      end
+
+        """)
+  }
+}

@@ -21,9 +21,15 @@ public struct DiagnosticRenderer: Sendable {
       into: &out, severity: diagnostic.severity, message: diagnostic.message.text,
       file: diagnostic.file, range: diagnostic.range)
     for note in diagnostic.notes {
-      renderEntry(
-        into: &out, severity: .note, message: note.message.text,
-        file: note.file ?? diagnostic.file, range: note.file == nil ? nil : note.range)
+      if let file = note.file, let range = note.range {
+        renderEntry(into: &out, severity: .note, message: note.message.text, file: file, range: range)
+      } else {
+        // A note about the diagnostic as a whole carries its location (so editors attach it
+        // to the same place) without repeating the source line.
+        renderEntry(
+          into: &out, severity: .note, message: note.message.text, file: diagnostic.file,
+          range: diagnostic.range, showSource: false)
+      }
     }
     return out
   }
@@ -35,7 +41,7 @@ public struct DiagnosticRenderer: Sendable {
 
   private func renderEntry(
     into out: inout String, severity: Severity, message: String, file: SourceFile,
-    range: SourceRange?
+    range: SourceRange?, showSource: Bool = true
   ) {
     if let range {
       out += style(.bold, "\(file.name):\(file.location(of: range.start)): ")
@@ -45,7 +51,7 @@ public struct DiagnosticRenderer: Sendable {
     out += style(severity.color, "\(severity.rawValue): ")
     out += style(.bold, message)
     out += "\n"
-    if let range { out += snippet(file: file, range: range) }
+    if let range, showSource { out += snippet(file: file, range: range) }
   }
 
   /// The source line containing the range's start and the caret line under it.

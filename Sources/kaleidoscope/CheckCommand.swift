@@ -1,0 +1,29 @@
+import ArgumentParser
+import KaleidoscopeFrontend
+
+/// `kaleidoscope check`: every diagnostic of a file, and nothing else.
+struct CheckCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "check",
+    abstract: "Report every error in a program without running it.",
+    discussion: """
+      Exits with status 0 when the program is valid and 1 when it has errors, after printing
+      all of them in the form FILE:LINE:COLUMN: error: MESSAGE.
+
+      Examples:
+        kaleidoscope check examples/fib.ks
+        echo 'def f(x) y' | kaleidoscope check -
+      """
+  )
+
+  @OptionGroup var input: InputOptions
+  @OptionGroup var color: ColorOptions
+
+  func run() throws {
+    let file = try input.load()
+    let result = LargeStack.run { Frontend.analyze(file) }
+    if DiagnosticReporter(color: color).report(result.diagnostics) {
+      throw ExitCode.failure
+    }
+  }
+}

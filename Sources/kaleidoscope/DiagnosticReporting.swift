@@ -1,0 +1,23 @@
+import KaleidoscopeFrontend
+
+/// Prints diagnostics to standard error in clang's format, followed by clang's summary line.
+struct DiagnosticReporter {
+  let renderer: DiagnosticRenderer
+
+  init(color: ColorOptions) {
+    renderer = DiagnosticRenderer(useColor: color.useColorOnStandardError)
+  }
+
+  /// Prints every diagnostic in source order; returns whether any was an error.
+  @discardableResult
+  func report(_ diagnostics: DiagnosticBag) -> Bool {
+    guard !diagnostics.isEmpty else { return false }
+    var text = ""
+    for diagnostic in diagnostics.sorted {
+      text += renderer.render(diagnostic)
+    }
+    text += renderer.summary(errorCount: diagnostics.errorCount)
+    Terminal.writeError(text)
+    return diagnostics.hasErrors
+  }
+}

@@ -1,0 +1,134 @@
+import Testing
+
+@testable import KaleidoscopeFrontend
+
+@Suite("Parser")
+struct ParserTests {
+  private func parse(_ text: String) -> ParseResult {
+    LargeStack.run { Parser.parse(SourceFile(name: "t", text: text)) }
+  }
+
+  /// The AST dump of the first item's expression, in one line: `(+ x (* y 2))`.
+  private func sexpr(_ text: String) -> String {
+    let result = parse(text)
+    #expect(!result.diagnostics.hasErrors, "\(result.diagnostics.all)")
+    guard case .expression(let id)? = result.tree.items.last else { return "<no expression>" }
+    return SExpression.render(id, in: result.tree)
+  }
+
+  @Test(
+    "precedence and associativity",
+    arguments: [
+      ("x + y * 2 + (4 + 5) / 3", "(+ (+ x (* y 2)) (/ (+ 4 5) 3))"),
+      ("a < b + c", "(< a (+ b c))"),
+      ("a - b - c", "(- (- a b) c)"),
+      ("a = b = c + 1", "(= a (= b (+ c 1)))"),
+      ("-x * y", "(* (- x) y)"),
+      ("f(x, y+1)", "(f x (+ y 1))"),
+      ("f()", "(f)"),
+      ("if x then y else z + 1", "(if x y (+ z 1))"),
+      ("for i = 1, i < n, 2 in f(i)", "(for i 1 (< i n) 2 (f i))"),
+      ("for i = 1, n in x", "(for i 1 n x)"),
+      ("var a = 1, b in a + b", "(var (a 1) (b) (+ a b))"),
+      ("def binary| 5 (a b) a\n1 | 2 + 3", "(| 1 (+ 2 3))"),
+      ("def binary& 50 (a b) a\n1 + 2 & 3", "(+ 1 (& 2 3))"),
+      ("def binary: 1 (a, b) b\nx : y : z", "(: (: x y) z)"),
+      ("def unary!(v) v\n!!x", "(! (! x))"),
+    ])
+  func precedence(text: String, expected: String) {
+    #expect(sexpr(text) == expected)
+  }
+
+  @Test func bothParameterStyles() {
+    let result = parse("def f(x y) x\ndef g(x, y) y\nextern h(a b, c)")
+    #expect(!result.diagnostics.hasErrors)
+    let arities = result.tree.items.map { item -> Int in
+      switch item {
+      case .definition(let definition): definition.prototype.arity
+      case .external(let prototype): prototype.arity
+      default: -1
+      }
+    }
+    #expect(arities == [2, 2, 3])
+  }
+
+  @Test func operatorTakesEffectAfterItsPrototype() {
+    // The body of the definition itself may use the operator.
+    let result = parse("def binary% 60 (a b) a % b\n")
+    #expect(!result.diagnostics.hasErrors)
+    #expect(result.operators.precedence(of: UInt8(ascii: "%")) == 60)
+  }
+
+  @Test(
+    "syntax errors point at the right place",
+    arguments: [
+      ("def 1️⃣(x) x", DiagnosticMessage.expected("a function name in the prototype", found: "'('")),
+      ("(1 + 21️⃣ ", .expected("')'", found: "end of file")),
+      ("if x then y1️⃣\n", .expected("'else'", found: "end of file")),
+      ("def binary1️⃣+ (a b) a", .builtinOperatorRedefinition(kind: .binary, op: "+")),
+      ("def binary% 1️⃣200 (a b) a", .invalidPrecedence("200")),
+      ("def 1️⃣unary!(a b) a", .operatorArity(kind: .unary, given: 2)),
+    ])
+  func syntaxErrors(text: String, message: DiagnosticMessage) {
+    let source = MarkedSource(text)
+    let result = LargeStack.run { Parser.parse(source.file) }
+    let first = result.diagnostics.sorted.first
+    #expect(first?.message == message)
+    #expect(first?.range.start == source["1️⃣"])
+  }
+
+  @Test func recoveryReportsEveryIndependentError() {
+    let source = MarkedSource(
+      """
+      def f(x) x + 1️⃣)
+      def g(y) y
+      extern 2️⃣1(x)
+      g(3️⃣,)
+      def h(z) z * 2
+      """)
+    let result = LargeStack.run { Parser.parse(source.file) }
+    #expect(result.diagnostics.sorted.map(\.range.start) == [source["1️⃣"], source["2️⃣"], source["3️⃣"]])
+    // g and h still parse.
+    let defined = result.tree.items.compactMap { item -> String? in
+      if case .definition(let definition) = item { return result.tree.text(definition.prototype.name) }
+      return nil
+    }
+    #expect(defined == ["g", "h"])
+  }
+
+  @Test func incompleteInputIsFlaggedForTheREPL() {
+    #expect(parse("def f(x)").isIncomplete)
+    #expect(parse("(1 +").isIncomplete)
+    #expect(parse("if x then 1").isIncomplete)
+    #expect(!parse("1 + )").isIncomplete)
+  }
+}
+
+/// A one-line rendering of an expression for compact parser expectations.
+enum SExpression {
+  static func render(_ id: ExprID, in tree: SyntaxTree) -> String {
+    switch tree[id] {
+    case .number: return tree.file.text(in: tree.range(of: id))
+    case .variable(let name): return tree.text(name)
+    case .unary(let op, let operand): return "(\(UnicodeScalar(op)) \(render(operand, in: tree)))"
+    case .binary(let op, let lhs, let rhs):
+      return "(\(UnicodeScalar(op)) \(render(lhs, in: tree)) \(render(rhs, in: tree)))"
+    case .assign(let target, let value): return "(= \(render(target, in: tree)) \(render(value, in: tree)))"
+    case .call(let callee, let list):
+      return "(" + ([tree.text(callee)] + tree.arguments(list).map { render($0, in: tree) }).joined(separator: " ") + ")"
+    case .ifElse(let c, let t, let e):
+      return "(if \(render(c, in: tree)) \(render(t, in: tree)) \(render(e, in: tree)))"
+    case .forLoop(let index):
+      let loop = tree.forLoop(index)
+      let parts = [loop.start, loop.end] + (loop.step.map { [$0] } ?? []) + [loop.body]
+      return "(for \(tree.text(loop.variable)) " + parts.map { render($0, in: tree) }.joined(separator: " ") + ")"
+    case .varIn(let index):
+      let varIn = tree.varIn(index)
+      let bindings = varIn.bindings.map { binding in
+        "(" + ([tree.text(binding.name)] + (binding.initializer.map { [render($0, in: tree)] } ?? [])).joined(separator: " ") + ")"
+      }
+      return "(var " + bindings.joined(separator: " ") + " \(render(varIn.body, in: tree)))"
+    case .error: return "<error>"
+    }
+  }
+}

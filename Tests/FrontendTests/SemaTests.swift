@@ -1,0 +1,96 @@
+import Testing
+
+@testable import KaleidoscopeFrontend
+
+@Suite("Semantic analysis")
+struct SemaTests {
+  @Test(
+    "static rules",
+    arguments: [
+      ("def f(x) 1️⃣y", DiagnosticMessage.unknownVariable("y")),
+      ("1️⃣foo(1)", .unknownFunction("foo")),
+      ("def f(a b) a\n1️⃣f(1)", .argumentCountMismatch(function: "f", expected: 2, given: 1)),
+      ("def f(x) (x + 1) 1️⃣= 2", .assignmentToNonVariable),
+      ("def f(x) x\ndef 1️⃣f(y) y", .redefinition("f")),
+      ("extern g(a)\nextern 1️⃣g(a b)", .conflictingDeclaration("g", previous: 1, current: 2)),
+      ("def h(a 1️⃣a) a", .duplicateParameter("a")),
+      ("1️⃣!1", .unknownUnaryOperator("!")),
+      ("def f(x) var a = 1 in a\n1️⃣a", .unknownVariable("a")),
+      ("def f(x) for i = 0, i < 3 in i\ndef g(x) 1️⃣i", .unknownVariable("i")),
+      ("def f(x) for i = 1️⃣i, 1 in 0", .unknownVariable("i")),
+    ])
+  func staticRules(text: String, message: DiagnosticMessage) {
+    let source = MarkedSource(text)
+    let result = analyze(source.file)
+    #expect(errors(of: result).map(\.1) == [message])
+    #expect(errors(of: result).first?.0 == source["1️⃣"])
+  }
+
+  @Test(
+    "valid programs",
+    arguments: [
+      "def f(x) g(x) + 1\ndef g(x) f(x - 1)",  // use before definition, mutual recursion
+      "extern sin(x)\nextern sin(y)\nsin(1)",  // identical redeclaration
+      "extern f(x)\ndef f(x) x",  // declaration then definition
+      "def unary-(v) 0 - v\n-1",  // redefining unary minus is allowed
+      "-1",  // built-in unary minus
+      "def f(x) var a = 1, b = a * 2 in b = a + x",  // initialisers see earlier bindings
+      "def f(x) var x = x + 1 in x",  // an initialiser sees the outer binding it shadows
+      "def f(x) (for x = 0, x < 2 in x) + x",  // loop variable shadows only inside the loop
+      "x = 1",  // nonsense is still parsed; sema reports
+    ].dropLast())
+  func validPrograms(text: String) {
+    let result = analyze(SourceFile(name: "t", text: text))
+    #expect(!result.diagnostics.hasErrors, "\(result.diagnostics.all)")
+  }
+
+  @Test func redefinitionNotePointsAtTheFirstDefinition() throws {
+    let source = MarkedSource("def 1️⃣f(x) x\ndef 2️⃣f(x) x")
+    let diagnostic = try #require(analyze(source.file).diagnostics.all.first)
+    #expect(diagnostic.range.start == source["2️⃣"])
+    #expect(diagnostic.notes.first?.message == .previousDefinition("f"))
+    #expect(diagnostic.notes.first?.range?.start == source["1️⃣"])
+  }
+
+  @Test func unknownLibraryFunctionSuggestsTheExtern() throws {
+    let diagnostic = try #require(analyze(SourceFile(name: "t", text: "sqrt(2)")).diagnostics.all.first)
+    #expect(diagnostic.notes.map(\.message) == [.declareLibraryFunction("sqrt", signature: "sqrt(x)")])
+  }
+
+  @Test func typoSuggestsTheClosestFunction() throws {
+    let diagnostic = try #require(analyze(SourceFile(name: "t", text: "def fib(n) n\nfob(1)")).diagnostics.all.first)
+    #expect(diagnostic.notes.map(\.message) == [.didYouMean("fib")])
+  }
+
+  @Test func binaryOperatorUsedBeforeItsDefinitionExplainsWhy() throws {
+    let diagnostic = try #require(
+      analyze(SourceFile(name: "t", text: "def f(a b) a | b\ndef binary| 5 (a b) a")).diagnostics.sorted.first)
+    #expect(diagnostic.message == .unknownUnaryOperator("|"))
+    #expect(diagnostic.notes.first?.message == .operatorDefinedLater(kind: .binary, op: "|"))
+  }
+
+  @Test func everyErrorInAFileIsReported() {
+    let result = analyze(SourceFile(name: "t", text: "def f(x) a + b\nc\ng(1)\nf(1, 2)"))
+    #expect(result.diagnostics.errorCount == 5)
+  }
+
+  @Test func resolutionsAndCallees() throws {
+    let result = analyze(SourceFile(name: "t", text: "def g(x) x\ndef f(a) var b = a in g(b) + g(a)\nf(1)"))
+    let program = result.program
+    let f = try #require(program.bodies.first { program.functions[$0.function ?? FunctionID(index: -1)].spelling == "f" })
+    #expect(f.locals.map { program.tree.text($0.name) } == ["a", "b"])
+    #expect(f.callees.map { program.functions[$0].spelling } == ["g"])
+    #expect(program.topLevelBodies.count == 1)
+  }
+
+  @Test func interactiveModeReplacesDefinitions() {
+    var names = NameTable()
+    let first = Parser.parse(SourceFile(name: "1", text: "def f(x) x"), names: names)
+    names = first.tree.names
+    let checked = Sema.check(first.tree, mode: .interactive)
+    let second = Parser.parse(SourceFile(name: "2", text: "def f(x) x + 1"), names: names)
+    let again = Sema.check(second.tree, functions: checked.program.functions, mode: .interactive)
+    #expect(!again.diagnostics.hasErrors)
+    #expect(again.program.functions.symbols.count == 1)
+  }
+}
