@@ -401,8 +401,8 @@ public final class Parser {
     readToken()
   }
 
-  private func expect(_ kind: TokenKind, _ what: String, notes: [Note] = []) throws {
-    guard token.kind == kind else { throw fail(expected: what, notes: notes) }
+  private func expect(_ kind: TokenKind, _ what: String, notes: @autoclosure () -> [Note] = []) throws {
+    guard token.kind == kind else { throw fail(expected: what, notes: notes()) }
     advance()
   }
 

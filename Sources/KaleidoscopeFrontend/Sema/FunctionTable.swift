@@ -35,13 +35,18 @@ public struct FunctionSymbol: Sendable {
 /// The functions of a program or a REPL session, by name.
 public struct FunctionTable: Sendable {
   public private(set) var symbols: [FunctionSymbol] = []
-  private var idsByName: [Name: FunctionID] = [:]
+  /// The function of each name, indexed by `Name.index`; -1 where none.
+  private var idsByName: [Int32] = []
 
   public init() {}
 
   public subscript(id: FunctionID) -> FunctionSymbol { symbols[Int(id.index)] }
 
-  public func lookup(_ name: Name) -> FunctionID? { idsByName[name] }
+  public func lookup(_ name: Name) -> FunctionID? {
+    let index = Int(name.index)
+    guard index < idsByName.count, idsByName[index] >= 0 else { return nil }
+    return FunctionID(index: idsByName[index])
+  }
 
   /// All function IDs in the order they were first declared.
   public var ids: [FunctionID] { (0..<Int32(symbols.count)).map(FunctionID.init(index:)) }
@@ -49,7 +54,11 @@ public struct FunctionTable: Sendable {
   mutating func add(_ symbol: FunctionSymbol) -> FunctionID {
     let id = FunctionID(index: Int32(symbols.count))
     symbols.append(symbol)
-    idsByName[symbol.name] = id
+    let index = Int(symbol.name.index)
+    if index >= idsByName.count {
+      idsByName.append(contentsOf: repeatElement(-1, count: index + 1 - idsByName.count))
+    }
+    idsByName[index] = id.index
     return id
   }
 

@@ -59,6 +59,12 @@ private struct Checker {
   private var callees: [FunctionID] = []
   /// For each function, the index of the last body that recorded it as a callee.
   private var calleeStamp: [Int] = []
+  /// Scratch stack for walking chains of binary operators.
+  private var spine: [ExprID] = []
+  /// The `unary`/`binary` function of each operator character, -1 if none; filled after the
+  /// declaration pass.
+  private var unaryFunctions = [Int32](repeating: -1, count: 128)
+  private var binaryFunctions = [Int32](repeating: -1, count: 128)
 
   init(tree: SyntaxTree, functions: FunctionTable, mode: Sema.Mode) {
     self.tree = tree
@@ -134,6 +140,10 @@ private struct Checker {
 
   mutating func checkBodies() {
     calleeStamp = [Int](repeating: -1, count: functions.symbols.count)
+    for op in UInt8(0x21)...UInt8(0x7E) {
+      unaryFunctions[Int(op)] = lookupOperatorFunction(prefix: "unary", op)?.index ?? -1
+      binaryFunctions[Int(op)] = lookupOperatorFunction(prefix: "binary", op)?.index ?? -1
+    }
     var topLevelIndex = 0
     for item in tree.items {
       switch item {
@@ -219,12 +229,25 @@ private struct Checker {
     }
   }
 
+  /// Checks `lhs op rhs`. A chain whose left operand is itself binary (`1 + 2 + ... + n`) is
+  /// walked down its left spine iteratively, with `spine` as a shared stack.
   private mutating func checkBinaryChain(_ id: ExprID) {
-    let spine = tree.leftSpine(of: id)
-    if case .binary(_, let innermost, _) = tree[spine[spine.count - 1]] {
-      check(innermost)
+    guard case .binary(let op, let lhs, let rhs) = tree[id] else { return }
+    guard case .binary = tree[lhs] else {
+      check(lhs)
+      check(rhs)
+      resolveBinary(op, at: id)
+      return
     }
-    for node in spine.reversed() {
+    let base = spine.count
+    var current = id
+    while case .binary(_, let left, _) = tree[current] {
+      spine.append(current)
+      current = left
+    }
+    check(current)
+    while spine.count > base {
+      let node = spine.removeLast()
       guard case .binary(let op, _, let rhs) = tree[node] else { continue }
       check(rhs)
       resolveBinary(op, at: node)
@@ -251,13 +274,14 @@ private struct Checker {
   }
 
   private mutating func resolveCall(_ callee: Name, argumentCount: Int, at id: ExprID) {
-    let spelling = tree.text(callee)
     guard let function = functions.lookup(callee) else {
+      let spelling = tree.text(callee)
       report(.unknownFunction(spelling), at: tree.range(of: id), notes: unknownFunctionNotes(spelling))
       return
     }
     let symbol = functions[function]
     guard symbol.arity == argumentCount else {
+      let spelling = tree.text(callee)
       report(
         .argumentCountMismatch(function: spelling, expected: symbol.arity, given: argumentCount),
         at: tree.range(of: id), notes: [note(.declaredHere(spelling), at: symbol)])
@@ -292,8 +316,14 @@ private struct Checker {
   }
 
   /// The function `unary!` or `binary|` for an operator character, if declared.
-  private func operatorFunction(prefix: String, _ op: UInt8) -> FunctionID? {
-    guard let name = tree.names.lookup(prefix + String(UnicodeScalar(op))) else { return nil }
+  private func operatorFunction(prefix: StaticString, _ op: UInt8) -> FunctionID? {
+    guard op < 128 else { return nil }
+    let index = prefix.utf8Start[0] == UInt8(ascii: "u") ? unaryFunctions[Int(op)] : binaryFunctions[Int(op)]
+    return index < 0 ? nil : FunctionID(index: index)
+  }
+
+  private func lookupOperatorFunction(prefix: StaticString, _ op: UInt8) -> FunctionID? {
+    guard let name = tree.names.lookup("\(prefix)\(UnicodeScalar(op))") else { return nil }
     return functions.lookup(name)
   }
 

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// The front-end commands (`check`, `tokens`, `ast`) run as a user runs them.
+@Suite("Front-end commands")
+struct FrontEndCommandTests {
+  @Test("golden tokens and ast output", arguments: TestData.programs(in: "Golden"))
+  func golden(name: String) throws {
+    let source = TestData.path("Golden", "\(name).ks")
+    for (command, suffix) in [(["tokens"], "tokens"), (["ast"], "ast"), (["ast", "--tree"], "tree")] {
+      let output = try Tool.run(command + [source])
+      #expect(output.status == 0, "\(command) failed: \(output.stderr)")
+      TestData.expectMatchesGolden(output.stdout, "Golden", "\(name).\(suffix)")
+    }
+  }
+
+  /// Each `Diagnostics/NAME.ks` has the exact standard error of `check` in `NAME.expected`;
+  /// the file name in diagnostics is relative, as the test runs `check` from that directory.
+  @Test("diagnostics", arguments: TestData.programs(in: "Diagnostics"))
+  func diagnostics(name: String) throws {
+    let output = try Tool.run(["check", "\(name).ks"], in: TestData.path("Diagnostics", ""))
+    #expect(output.status == 1)
+    #expect(output.stdout.isEmpty)
+    TestData.expectMatchesGolden(output.stderr, "Diagnostics", "\(name).expected")
+  }
+
+  @Test func seedExampleTreeHasTheArticlesShape() throws {
+    let output = try Tool.run(["ast", "--tree", "-"], stdin: "x + y * 2 + (4 + 5) / 3\n")
+    #expect(output.status == 0)
+    let lines = output.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    // The root is '+'; below it, '+' on the left and '/' on the right.
+    #expect(lines.first?.replacingOccurrences(of: "_", with: "") == "+")
+    #expect(lines[2].replacingOccurrences(of: "_", with: " ").split(separator: " ") == ["+", "/"])
+  }
+
+  @Test func validProgramChecksCleanly() throws {
+    let output = try Tool.run(["check", "-"], stdin: "def f(x) x * 2\nf(3)\n")
+    #expect(output.status == 0)
+    #expect(output.stdout.isEmpty && output.stderr.isEmpty)
+  }
+
+  @Test func standardInputIsNamedStdin() throws {
+    let output = try Tool.run(["check", "-"], stdin: "def f(x) y\n")
+    #expect(output.status == 1)
+    #expect(output.stderr.hasPrefix("<stdin>:1:10: error: unknown variable 'y'\n"))
+  }
+
+  @Test func missingFileIsAnErrorNotACrash() throws {
+    let output = try Tool.run(["check", "/nonexistent/file.ks"])
+    #expect(output.status == 1)
+    #expect(output.stderr == "error: cannot open '/nonexistent/file.ks': No such file or directory\n")
+  }
+
+  @Test(arguments: [["check"], ["frobnicate"], ["check", "--no-such-flag", "x.ks"], ["ast", "--color", "purple", "-"]])
+  func badUsageExitsWith64(arguments: [String]) throws {
+    #expect(try Tool.run(arguments).status == 64)
+  }
+
+  @Test(arguments: ["check", "tokens", "ast"])
+  func helpHasExamples(command: String) throws {
+    let output = try Tool.run([command, "--help"])
+    #expect(output.status == 0)
+    #expect(output.stdout.contains("Examples:"))
+  }
+
+  @Test func colourOnlyWhenAsked() throws {
+    let plain = try Tool.run(["check", "-"], stdin: "y\n")
+    #expect(!plain.stderr.contains("\u{1B}["))
+    let forced = try Tool.run(["check", "--color=always", "-"], stdin: "y\n")
+    #expect(forced.stderr.contains("\u{1B}[1;31merror: "))
+  }
+
+  @Test func deeplyNestedInputIsADiagnosticNotACrash() throws {
+    let text = String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000)
+    let output = try Tool.run(["check", "-"], stdin: text)
+    #expect(output.status == 1)
+    #expect(output.stderr.contains("error: expression is nested too deeply"))
+  }
+}

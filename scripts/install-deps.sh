@@ -1,0 +1,16 @@
+#!/bin/sh
+# Installs the system packages the toolchain needs, when they are missing (Debian 12).
+#   llvm-19-dev    LLVM 19 headers and libLLVM-19.so (the back end)
+#   llvm-19-tools  FileCheck (IR tests)
+#   libedit-dev    line editing for the REPL
+set -eu
+missing=""
+for package in llvm-19-dev llvm-19-tools libedit-dev; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing

@@ -1,0 +1,11 @@
+#!/bin/sh
+# Set-up and the main job in one command: install what is missing, build the release binary,
+# and run the tutorial's Mandelbrot example.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+swift build -c release --product kaleidoscope
+bin=.build/release/kaleidoscope
+$bin check examples/mandelbrot.ks
+echo 'x + y * 2 + (4 + 5) / 3' | $bin ast --tree -
+echo "built $bin"
