@@ -62,7 +62,7 @@ let package = Package(
     .executableTarget(
       name: "kaleidoscope",
       dependencies: [
-        "KaleidoscopeFrontend", "KaleidoscopeBackend",
+        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeRuntime",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: llvmSwiftSettings,
@@ -81,7 +81,7 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["kaleidoscope"],
-      exclude: ["Programs", "Golden", "Diagnostics"]
+      exclude: ["Programs", "Golden", "Diagnostics", "IR"]
     ),
   ]
 )

@@ -6,6 +6,5 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product kaleidoscope
 bin=.build/release/kaleidoscope
-$bin check examples/mandelbrot.ks
-echo 'x + y * 2 + (4 + 5) / 3' | $bin ast --tree -
-echo "built $bin"
+$bin run examples/mandelbrot.ks
+echo "built $bin; try: $bin repl"

@@ -10,13 +10,13 @@ struct DiagnosticReporter {
 
   /// Prints every diagnostic in source order; returns whether any was an error.
   @discardableResult
-  func report(_ diagnostics: DiagnosticBag) -> Bool {
+  func report(_ diagnostics: DiagnosticBag, summary: Bool = true) -> Bool {
     guard !diagnostics.isEmpty else { return false }
     var text = ""
     for diagnostic in diagnostics.sorted {
       text += renderer.render(diagnostic)
     }
-    text += renderer.summary(errorCount: diagnostics.errorCount)
+    if summary { text += renderer.summary(errorCount: diagnostics.errorCount) }
     Terminal.writeError(text)
     return diagnostics.hasErrors
   }

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import ArgumentParser
+import KaleidoscopeBackend
 import KaleidoscopeFrontend
 
 /// The `kaleidoscope` command: a thin layer over the front-end and back-end libraries, one
@@ -12,12 +16,30 @@ struct Kaleidoscope: ParsableCommand {
       Kaleidoscope is the small language of LLVM's tutorial: every value is a double; there are
       functions, externs, if/then/else, for loops, var, and user-defined operators.
 
+      Without a subcommand, kaleidoscope starts the REPL when standard input is a terminal
+      and otherwise runs the program read from standard input.
+
       Examples:
+        kaleidoscope run examples/mandelbrot.ks
+        kaleidoscope
         kaleidoscope check examples/mandelbrot.ks
         kaleidoscope tokens examples/fib.ks
         kaleidoscope ast --tree examples/fib.ks
       """,
     version: "0.1.0",
-    subcommands: [CheckCommand.self, TokensCommand.self, ASTCommand.self]
+    subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, TokensCommand.self, ASTCommand.self, IRCommand.self]
   )
+
+  @OptionGroup var color: ColorOptions
+
+  /// Without a subcommand: the REPL on a terminal, otherwise the program on standard input.
+  mutating func run() throws {
+    if Terminal.isTerminal(STDIN_FILENO) {
+      try ReplCommand.start(optimization: .standard, options: CodeGenOptions(), color: color)
+    } else {
+      var command = try RunCommand.parse(["-"])
+      command.color = color
+      try command.run()
+    }
+  }
 }

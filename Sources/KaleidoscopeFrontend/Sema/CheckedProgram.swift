@@ -60,12 +60,24 @@ public struct CheckedProgram: Sendable {
   /// a `.call` or user-defined operator calls; -1 where nothing is referred to (built-in
   /// operators, literals).
   let resolutions: [Int32]
+  /// The locals of each `var ... in`'s bindings, by its index in the tree.
+  let bindingLocals: [Int32: [LocalID]]
 
   public var file: SourceFile { tree.file }
 
   /// The local that a `.variable` node names.
   public func local(of id: ExprID) -> LocalID {
     LocalID(index: resolutions[Int(id.index)])
+  }
+
+  /// The loop variable of a `.forLoop` node.
+  public func loopVariable(of id: ExprID) -> LocalID {
+    LocalID(index: resolutions[Int(id.index)])
+  }
+
+  /// The locals a `.varIn` node's bindings declare, in order.
+  public func bindingLocals(ofVarIn index: Int32) -> [LocalID] {
+    bindingLocals[index] ?? []
   }
 
   /// The function a call or user-defined operator node calls; `nil` for a built-in operator.
@@ -77,6 +89,30 @@ public struct CheckedProgram: Sendable {
   /// The body that defines a function, if this program defines it.
   public func definition(of function: FunctionID) -> CheckedBody? {
     bodies.first { $0.function == function }
+  }
+
+  /// The bodies reachable from the top-level expressions through calls, top-level
+  /// expressions included, in source order: what running the program can execute.
+  public var reachableBodies: [CheckedBody] {
+    var definitionIndex: [FunctionID: Int] = [:]
+    for (index, body) in bodies.enumerated() {
+      if let function = body.function { definitionIndex[function] = index }
+    }
+    var reached = [Bool](repeating: false, count: bodies.count)
+    var work: [Int] = []
+    for (index, body) in bodies.enumerated() where body.function == nil {
+      reached[index] = true
+      work.append(index)
+    }
+    while let index = work.popLast() {
+      for callee in bodies[index].callees {
+        if let target = definitionIndex[callee], !reached[target] {
+          reached[target] = true
+          work.append(target)
+        }
+      }
+    }
+    return bodies.indices.filter { reached[$0] }.map { bodies[$0] }
   }
 
   /// The top-level expressions, in order.

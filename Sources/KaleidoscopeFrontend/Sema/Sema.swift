@@ -31,7 +31,7 @@ public enum Sema {
     checker.checkBodies()
     let program = CheckedProgram(
       tree: tree, functions: checker.functions, bodies: checker.bodies,
-      resolutions: checker.resolutions)
+      resolutions: checker.resolutions, bindingLocals: checker.bindingLocals)
     return SemaResult(program: program, diagnostics: checker.diagnostics)
   }
 }
@@ -44,6 +44,7 @@ private struct Checker {
   var diagnostics = DiagnosticBag()
   var bodies: [CheckedBody] = []
   var resolutions: [Int32]
+  var bindingLocals: [Int32: [LocalID]] = [:]
 
   /// Functions defined (not just declared) by this tree, so a second `def` is caught.
   private var definedHere: Set<FunctionID> = []
@@ -213,6 +214,7 @@ private struct Checker {
       check(loop.start)
       let mark = scopeLog.count
       bind(loop.variable, kind: .loopVariable, range: loop.variableRange)
+      resolutions[Int(id.index)] = Int32(locals.count - 1)
       check(loop.end)
       if let step = loop.step { check(step) }
       check(loop.body)
@@ -220,10 +222,13 @@ private struct Checker {
     case .varIn(let index):
       let varIn = tree.varIn(index)
       let mark = scopeLog.count
+      var declared: [LocalID] = []
       for binding in varIn.bindings {
         if let initializer = binding.initializer { check(initializer) }
         bind(binding.name, kind: .variable, range: binding.nameRange)
+        declared.append(LocalID(index: Int32(locals.count - 1)))
       }
+      bindingLocals[index] = declared
       check(varIn.body)
       unbind(to: mark)
     }

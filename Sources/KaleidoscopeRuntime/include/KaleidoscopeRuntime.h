@@ -1,1 +1,34 @@
-int ks_placeholder(void);
+/* The Kaleidoscope runtime: output, value printing and fault handling, shared by the JIT
+ * (linked into the tool) and native executables (compiled from runtime.c's text, which
+ * runtime_source.c carries). */
+#ifndef KALEIDOSCOPE_RUNTIME_H
+#define KALEIDOSCOPE_RUNTIME_H
+
+#include <stddef.h>
+
+/* Writes the byte c to standard output; returns 0. */
+double putchard(double c);
+/* Writes x in the value format and a newline; returns 0. */
+double printd(double x);
+
+/* Writes a top-level expression's value and a newline. */
+void ks_print_value(double x);
+/* Formats x in the value format (SPEC §4) into buffer (at least 32 bytes); returns the length. */
+int ks_format_value(double x, char *buffer, size_t size);
+/* Writes all buffered output. */
+void ks_flush(void);
+/* Reports a call to an extern that resolved to nothing, then exits with status 1. */
+void ks_unresolved_extern(const char *name);
+
+/* Installs the fault handlers (stack overflow and other fatal signals end with a one-line
+ * error and exit status 1) and an alternate signal stack for the calling thread. */
+void ks_runtime_init(void);
+
+/* Runs entry() with fault recovery: returns 0 when it finished, 1 after a fault (the
+ * message has been printed), for the REPL, which carries on. */
+int ks_run_protected(void (*entry)(void));
+
+/* The text of runtime.c, for compiling it into executables. */
+const char *ks_runtime_source(void);
+
+#endif

@@ -1,0 +1,137 @@
+import CLLVM
+import KaleidoscopeFrontend
+import KaleidoscopeRuntime
+
+/// A REPL session: each input is parsed, checked against everything defined so far,
+/// compiled into its own module and added to one JIT.
+///
+/// Definitions stay in the JIT for the whole session. Every call to a user-defined function
+/// goes through that name's *slot*, a global holding the address of its current definition,
+/// so redefining `f` changes what earlier functions that call `f` do. Top-level expressions
+/// are compiled under a resource tracker and their code is freed once they have run.
+public final class InteractiveSession {
+  /// What evaluating one input did.
+  public enum Outcome {
+    /// The input is not finished (`def f(x)`, an open parenthesis): read more.
+    case incomplete
+    /// Errors; nothing was run and the session is unchanged.
+    case failed(DiagnosticBag)
+    /// Definitions were added and expressions ran (their values printed by the runtime).
+    /// `faulted` is true when a runtime error stopped an expression.
+    case evaluated(faulted: Bool)
+  }
+
+  public let optimization: OptimizationLevel
+  public let options: CodeGenOptions
+  private let jit: JIT
+  private let context = ThreadSafeContext()
+  private var names = NameTable()
+  private var operators = OperatorTable.standard
+  private var functions = FunctionTable()
+  /// Which names have a slot defined in the JIT.
+  private var slots: Set<String> = []
+  private var definitionCount = 0
+  private var expressionCount = 0
+
+  public init(optimization: OptimizationLevel = .standard, options: CodeGenOptions = CodeGenOptions()) throws {
+    self.optimization = optimization
+    self.options = options
+    jit = try JIT(optimization: optimization)
+    ks_runtime_init()
+    // The prelude: the math library is declared up front, so the REPL is a calculator.
+    if case .failed(let diagnostics) = try evaluate(SourceFile(name: "<prelude>", text: HostLibrary.preludeSource)) {
+      preconditionFailure("the prelude must check: \(diagnostics.all)")
+    }
+  }
+
+  /// The functions defined or declared so far.
+  public var symbols: [FunctionSymbol] { functions.symbols }
+
+  /// Evaluates one input. Runs on the calling thread; call it on a large stack. Unless
+  /// `isFinal`, an input that stops in the middle of an item asks for more.
+  public func evaluate(_ file: SourceFile, isFinal: Bool = true) throws -> Outcome {
+    let parsed = Parser.parse(file, names: names, operators: operators)
+    if !isFinal && parsed.isIncomplete && parsed.diagnostics.hasErrors { return .incomplete }
+    let checked = Sema.check(parsed.tree, functions: functions, mode: .interactive)
+    var diagnostics = parsed.diagnostics
+    diagnostics.append(contentsOf: checked.diagnostics)
+    if diagnostics.hasErrors { return .failed(diagnostics) }
+
+    names = parsed.tree.names
+    operators = parsed.operators
+    functions = checked.program.functions
+    try addDefinitions(of: checked.program)
+    var faulted = false
+    for body in checked.program.topLevelBodies where !faulted {
+      faulted = try run(body, of: checked.program)
+    }
+    return .evaluated(faulted: faulted)
+  }
+
+  private static func slotName(_ spelling: String) -> String { "__ks_slot.\(spelling)" }
+
+  /// Compiles the input's definitions into one module kept for the session, then points
+  /// each name's slot at its new code.
+  private func addDefinitions(of program: CheckedProgram) throws {
+    let definitions = program.bodies.filter { $0.function != nil }
+    guard !definitions.isEmpty else { return }
+    var symbolNames: [FunctionID: String] = [:]
+    for body in definitions {
+      definitionCount += 1
+      symbolNames[body.function!] = "\(program.functions[body.function!].spelling).\(definitionCount)"
+    }
+    let module = Module(name: "definitions.\(definitionCount)", context: context.context)
+    module.configure(for: jit.machine)
+    let generator = makeGenerator(program, module, symbolNames)
+    var newSlots: [String] = []
+    for body in definitions {
+      let spelling = program.functions[body.function!].spelling
+      if !slots.contains(spelling) {
+        generator.defineSlot(Self.slotName(spelling))
+        slots.insert(spelling)
+        newSlots.append(spelling)
+      }
+      generator.emitDefinition(body)
+    }
+    try finish(module)
+    try jit.add(module, context: context)
+    for body in definitions {
+      let slot = try jit.address(of: Self.slotName(program.functions[body.function!].spelling))
+      let code = try jit.address(of: symbolNames[body.function!]!)
+      UnsafeMutablePointer<UInt64>(bitPattern: UInt(slot))!.pointee = code
+    }
+  }
+
+  /// Compiles, runs and frees one top-level expression. Returns whether it faulted.
+  private func run(_ body: CheckedBody, of program: CheckedProgram) throws -> Bool {
+    expressionCount += 1
+    let name = "__ks_expr.\(expressionCount)"
+    let module = Module(name: name, context: context.context)
+    module.configure(for: jit.machine)
+    let generator = makeGenerator(program, module, [:])
+    let value = generator.emitTopLevel(body, name: "\(name).value", isInternal: true)
+    generator.emitEntry(calling: [value], name: name)
+    try finish(module)
+    let tracker = jit.makeResourceTracker()
+    try jit.add(module, context: context, tracker: tracker)
+    let address = try jit.address(of: name)
+    let entry = unsafeBitCast(UInt(address), to: (@convention(c) () -> Void).self)
+    let faulted = ks_run_protected(entry) != 0
+    try tracker.remove()
+    return faulted
+  }
+
+  private func makeGenerator(_ program: CheckedProgram, _ module: Module, _ symbolNames: [FunctionID: String]) -> IRGenerator {
+    let unresolved = Set(
+      program.functions.symbols.lazy.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
+    return IRGenerator(
+      program: program, module: module, options: options,
+      linking: .interactive(slotName: Self.slotName, definitionName: { symbolNames[$0] ?? "unused" }),
+      unresolved: unresolved)
+  }
+
+  private func finish(_ module: Module) throws {
+    try module.verify()
+    if optimization != .none { try module.optimize(level: optimization, for: jit.machine) }
+  }
+}

@@ -1,0 +1,89 @@
+import CLLVM
+
+/// One-time initialisation of LLVM's targets. Safe to call from many threads: Swift runs a
+/// static initialiser exactly once.
+public enum LLVMTargets {
+  private static let initialized: Bool = {
+    LLVMInitializeAllTargetInfos()
+    LLVMInitializeAllTargets()
+    LLVMInitializeAllTargetMCs()
+    LLVMInitializeAllAsmPrinters()
+    LLVMInitializeAllAsmParsers()
+    return true
+  }()
+
+  public static func initialize() {
+    _ = initialized
+  }
+
+  /// The triple of the machine we run on.
+  public static var hostTriple: String {
+    takeMessage(LLVMGetDefaultTargetTriple())
+  }
+}
+
+/// An optimisation level, `-O0` to `-O3`.
+public enum OptimizationLevel: Int, Sendable, CaseIterable {
+  case none = 0, less, standard, aggressive
+
+  var codeGenLevel: LLVMCodeGenOptLevel {
+    switch self {
+    case .none: LLVMCodeGenLevelNone
+    case .less: LLVMCodeGenLevelLess
+    case .standard: LLVMCodeGenLevelDefault
+    case .aggressive: LLVMCodeGenLevelAggressive
+    }
+  }
+}
+
+/// An LLVM target machine: code generation for one triple, CPU and feature set.
+public final class TargetMachine {
+  let reference: LLVMTargetMachineRef
+  public let triple: String
+  /// Whether `reference` now belongs to someone else (the JIT).
+  private var isOwned = true
+
+  /// A target machine for `triple` (default: the host, with its CPU's features).
+  public init(
+    triple: String? = nil, optimization: OptimizationLevel = .standard,
+    relocation: LLVMRelocMode = LLVMRelocPIC, codeModel: LLVMCodeModel = LLVMCodeModelDefault
+  ) throws {
+    LLVMTargets.initialize()
+    let host = triple == nil
+    let triple = triple ?? LLVMTargets.hostTriple
+    var target: LLVMTargetRef?
+    var message: UnsafeMutablePointer<CChar>?
+    if LLVMGetTargetFromTriple(triple, &target, &message) != 0 {
+      let reason = takeMessage(message)
+      throw BackendError.unknownTarget(
+        "error: unknown target '\(triple)': \(reason)\nnote: `kaleidoscope build --print-targets` lists the targets this build of LLVM supports")
+    }
+    let cpu = host ? takeMessage(LLVMGetHostCPUName()) : "generic"
+    let features = host ? takeMessage(LLVMGetHostCPUFeatures()) : ""
+    guard
+      let machine = LLVMCreateTargetMachine(
+        target, triple, cpu, features, optimization.codeGenLevel, relocation, codeModel)
+    else {
+      throw BackendError.llvm("cannot create a target machine for '\(triple)'")
+    }
+    self.reference = machine
+    self.triple = triple
+  }
+
+  /// The data layout string modules for this machine must carry.
+  public var dataLayout: String {
+    let data = LLVMCreateTargetDataLayout(reference)
+    defer { LLVMDisposeTargetData(data) }
+    return takeMessage(LLVMCopyStringRepOfTargetData(data))
+  }
+
+  /// Hands the machine to an owner that disposes it (the JIT's target machine builder).
+  func relinquish() -> LLVMTargetMachineRef {
+    isOwned = false
+    return reference
+  }
+
+  deinit {
+    if isOwned { LLVMDisposeTargetMachine(reference) }
+  }
+}

@@ -1,0 +1,10 @@
+/* Carries the text of runtime.c into the tool, so `kaleidoscope build` can compile the
+ * runtime into every executable without installing any file next to the binary. */
+#include "KaleidoscopeRuntime.h"
+
+static const char text[] = {
+#embed "runtime.c"
+  , 0
+};
+
+const char *ks_runtime_source(void) { return text; }

@@ -1,0 +1,31 @@
+import ArgumentParser
+import KaleidoscopeBackend
+import KaleidoscopeFrontend
+
+/// The steps the compiling commands share.
+enum Driver {
+  /// Parses and checks a file, printing its diagnostics; a file with errors ends the
+  /// command with status 1.
+  static func check(_ file: SourceFile, color: ColorOptions) throws -> CheckedProgram {
+    let result = LargeStack.run { Frontend.analyze(file) }
+    if DiagnosticReporter(color: color).report(result.diagnostics) {
+      throw ExitCode.failure
+    }
+    return result.program
+  }
+
+  /// Runs back-end work on the large stack, turning its errors into a one-line message and
+  /// status 1.
+  static func backEnd<T>(stackSize: Int = LargeStack.defaultSize, _ work: () throws -> T) throws -> T {
+    let result: Result<T, any Error> = LargeStack.run(size: stackSize) { Result { try work() } }
+    switch result {
+    case .success(let value):
+      return value
+    case .failure(let error as BackendError):
+      Terminal.writeError(error.description.hasPrefix("error:") ? "\(error)\n" : "error: \(error)\n")
+      throw ExitCode.failure
+    case .failure(let error):
+      throw error
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import KaleidoscopeBackend
+import KaleidoscopeFrontend
+import KaleidoscopeRuntime
+
+/// `kaleidoscope run`: compile the whole file with LLVM, then run it in this process.
+struct RunCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Compile a program and run its top-level expressions in order.",
+    discussion: """
+      The whole file is compiled first (a function may be called before its definition),
+      optimised (-O2 unless told otherwise) and run by LLVM's ORC JIT. Each top-level
+      expression's value is printed on its own line, interleaved with what the program
+      writes; -q prints only what the program writes. A file with errors runs nothing.
+
+      Examples:
+        kaleidoscope run examples/mandelbrot.ks
+        kaleidoscope run -O0 --for-semantics=legacy examples/fib.ks
+        echo 'extern sqrt(x); sqrt(2)' | kaleidoscope run -
+      """
+  )
+
+  @Flag(name: .short, help: "Print only the program's own output, not the values of top-level expressions.")
+  var quiet = false
+
+  @OptionGroup var optimization: OptimizationOption
+  @OptionGroup var semantics: SemanticsOptions
+  @OptionGroup var input: InputOptions
+  @OptionGroup var color: ColorOptions
+
+  func run() throws {
+    let program = try Driver.check(try input.load(), color: color)
+    let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)
+    try Self.execute(program, options: options, optimization: optimization.resolved(default: .standard))
+  }
+
+  /// Compiles `program` into a JIT and runs its entry function on this thread.
+  static func execute(_ program: CheckedProgram, options: CodeGenOptions, optimization: OptimizationLevel) throws {
+    let (jit, address) = try Driver.backEnd { () throws -> (JIT, UInt64) in
+      let jit = try JIT(optimization: optimization)
+      let context = ThreadSafeContext()
+      let module = try ProgramCompiler.compile(
+        program, in: context.context, for: jit.machine, options: options, optimization: optimization,
+        selection: .reachable)
+      try jit.add(module, context: context)
+      return (jit, try jit.address(of: Symbols.entry))
+    }
+    ks_runtime_init()
+    let entry = unsafeBitCast(UInt(address), to: (@convention(c) () -> Void).self)
+    entry()
+    ks_flush()
+    withExtendedLifetime(jit) {}
+  }
+}

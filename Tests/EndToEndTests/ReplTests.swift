@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// REPL sessions driven through standard input (no terminal: no prompts).
+@Suite("REPL through standard input")
+struct ReplTests {
+  private func session(_ input: String) throws -> Tool.Output {
+    try Tool.run(["repl"], stdin: input)
+  }
+
+  @Test func defineAndCall() throws {
+    let output = try session("def sq(x) x * x\nsq(12)\n")
+    #expect(output.stdout == "144\n")
+    #expect(output.stderr.isEmpty)
+    #expect(output.status == 0)
+  }
+
+  @Test func redefinitionReachesEarlierCallers() throws {
+    let output = try session("def f(x) x * 2\ndef g(x) f(x) + 1\ng(1)\ndef f(x) x * 100\ng(1)\n")
+    #expect(output.stdout == "3\n101\n")
+  }
+
+  @Test func anErrorThenTheSessionGoesOn() throws {
+    let output = try session("def f(x) y\nf(1)\ndef f(x) x\nf(7)\n")
+    #expect(output.stdout == "7\n")
+    #expect(output.stderr.hasPrefix("<repl>:1:10: error: unknown variable 'y'\n"))
+    #expect(output.status == 0)
+  }
+
+  @Test func preludeMakesACalculator() throws {
+    let output = try session("sqrt(16) + pow(2, 3)\nextern sin(x)\nsin(0)\n")
+    #expect(output.stdout == "12\n0\n")
+    #expect(output.stderr.isEmpty)
+  }
+
+  @Test func multiLineInputContinues() throws {
+    let output = try session("def add(a b)\n  a + b\nadd(1,\n 2)\n")
+    #expect(output.stdout == "3\n")
+  }
+
+  @Test func runtimeFaultIsReportedAndTheSessionGoesOn() throws {
+    let output = try session("def r(x) r(x + 1) + 1\nr(0)\n2 + 2\n")
+    #expect(output.stdout == "4\n")
+    #expect(output.stderr == "runtime error: stack overflow\n")
+    #expect(output.status == 0)
+  }
+
+  @Test func userOperatorsPersistAcrossInputs() throws {
+    let output = try session("def binary| 5 (a b) if a then 1 else b\n0 | 3\n2 | 3\n")
+    #expect(output.stdout == "3\n1\n")
+  }
+
+  @Test func changingAnArityIsAnError() throws {
+    let output = try session("def f(x) x\ndef f(a b) a\nf(5)\n")
+    #expect(output.stdout == "5\n")
+    #expect(output.stderr.contains("error: conflicting declaration of 'f' with 2 parameters (previously 1)"))
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Each `Programs/NAME.ks` runs with the built binary; its standard output must equal
+/// `NAME.out`, its standard error `NAME.err` (empty if absent). A `# RUN: run ARGS` first
+/// line gives the arguments and `# EXIT: N` the expected status (default 0).
+@Suite("Programs")
+struct RunTests {
+  struct Program: CustomTestStringConvertible {
+    let name: String
+    var testDescription: String { name }
+
+    var source: String { (try? String(contentsOfFile: TestData.path("Programs", "\(name).ks"), encoding: .utf8)) ?? "" }
+
+    var arguments: [String] {
+      for line in source.split(separator: "\n") where line.hasPrefix("# RUN: ") {
+        return line.dropFirst("# RUN: ".count).split(separator: " ").map(String.init)
+      }
+      return ["run"]
+    }
+
+    var expectedStatus: Int32 {
+      for line in source.split(separator: "\n") where line.hasPrefix("# EXIT: ") {
+        return Int32(line.dropFirst("# EXIT: ".count)) ?? -1
+      }
+      return 0
+    }
+
+    func expected(_ suffix: String) -> String {
+      (try? String(contentsOfFile: TestData.path("Programs", "\(name).\(suffix)"), encoding: .utf8)) ?? ""
+    }
+  }
+
+  static let programs = TestData.programs(in: "Programs").map(Program.init)
+
+  @Test("run", arguments: programs)
+  func run(program: Program) throws {
+    let output = try Tool.run(program.arguments + ["\(program.name).ks"], in: TestData.path("Programs", ""))
+    #expect(output.stdout == program.expected("out"))
+    #expect(output.stderr == program.expected("err"))
+    #expect(output.status == program.expectedStatus)
+  }
+
+  @Test("run at -O0 prints the same", arguments: programs)
+  func unoptimized(program: Program) throws {
+    let output = try Tool.run(program.arguments + ["-O0", "\(program.name).ks"], in: TestData.path("Programs", ""))
+    #expect(output.stdout == program.expected("out"))
+    #expect(output.status == program.expectedStatus)
+  }
+
+  @Test func programOnStandardInputRunsWithoutASubcommand() throws {
+    let output = try Tool.run([], stdin: "def f(x) x * 2\nf(21)\n")
+    #expect(output.status == 0)
+    #expect(output.stdout == "42\n")
+  }
+
+  @Test func aFileWithErrorsRunsNothing() throws {
+    let output = try Tool.run(["run", "-"], stdin: "extern printd(x)\nprintd(1)\ny\n")
+    #expect(output.status == 1)
+    #expect(output.stdout.isEmpty)
+  }
+
+  @Test(arguments: [["run", "-O4", "-"], ["run", "--for-semantics=sideways", "-"]])
+  func badOptionsExitWith64(arguments: [String]) throws {
+    #expect(try Tool.run(arguments, stdin: "1").status == 64)
+  }
+}
