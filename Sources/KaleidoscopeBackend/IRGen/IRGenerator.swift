@@ -10,8 +10,10 @@ import KaleidoscopeFrontend
 final class IRGenerator {
   /// How calls to user-defined functions are made.
   enum Linking {
-    /// One module holds the whole program: direct calls to internal functions.
-    case wholeProgram
+    /// One module holds the whole program: direct calls. Definitions are internal when only
+    /// the program itself calls them (`run`), external when the module is a deliverable
+    /// (`ir`, object files) so that every definition is kept and visible.
+    case wholeProgram(exported: Bool)
     /// The REPL: each definition is its own symbol, and calls go through a per-name slot
     /// (a global holding the current definition's address) so a redefinition reaches
     /// earlier callers.
@@ -76,9 +78,9 @@ final class IRGenerator {
         value = LLVMGetNamedFunction(module.reference, symbol.spelling)
           ?? LLVMAddFunction(module.reference, symbol.spelling, type)
       }
-    case (.defined, .wholeProgram):
+    case (.defined, .wholeProgram(let exported)):
       value = LLVMAddFunction(module.reference, Self.definitionName(symbol.spelling), type)
-      LLVMSetLinkage(value, LLVMInternalLinkage)
+      if !exported { LLVMSetLinkage(value, LLVMInternalLinkage) }
     case (.defined, .interactive(_, let definitionName)):
       value = LLVMAddFunction(module.reference, definitionName(id), type)
     }

@@ -27,7 +27,7 @@ public enum ProgramCompiler {
     let unresolved = Set(
       program.functions.symbols.lazy.filter { $0.origin == .external && !resolves($0.spelling) }.map(\.spelling))
     let generator = IRGenerator(
-      program: program, module: module, options: options, linking: .wholeProgram, unresolved: unresolved)
+      program: program, module: module, options: options, linking: .wholeProgram(exported: selection == .all), unresolved: unresolved)
     var topLevels: [LLVMValueRef] = []
     for body in bodies {
       switch body.kind {
