@@ -28,14 +28,14 @@ public final class JIT {
   public init(optimization: OptimizationLevel) throws {
     LLVMTargets.initialize()
     let codeGenerator = try TargetMachine(
-      optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelJITDefault)
+      optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelSmall)
     let builder = LLVMOrcCreateLLJITBuilder()
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
       builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(codeGenerator.relinquish()))
     var jit: LLVMOrcLLJITRef?
     try BackendError.check(LLVMOrcCreateLLJIT(&jit, builder))
     reference = jit!
-    machine = try TargetMachine(optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelJITDefault)
+    machine = try TargetMachine(optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelSmall)
 
     var generator: LLVMOrcDefinitionGeneratorRef?
     try BackendError.check(

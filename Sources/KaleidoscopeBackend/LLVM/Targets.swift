@@ -3,7 +3,14 @@ import CLLVM
 /// One-time initialisation of LLVM's targets. Safe to call from many threads: Swift runs a
 /// static initialiser exactly once.
 public enum LLVMTargets {
-  private static let initialized: Bool = {
+  private static let nativeInitialized: Bool = {
+    LLVMInitializeNativeTarget()
+    LLVMInitializeNativeAsmPrinter()
+    LLVMInitializeNativeAsmParser()
+    return true
+  }()
+
+  private static let allInitialized: Bool = {
     LLVMInitializeAllTargetInfos()
     LLVMInitializeAllTargets()
     LLVMInitializeAllTargetMCs()
@@ -12,8 +19,14 @@ public enum LLVMTargets {
     return true
   }()
 
+  /// Initialises the host's target (cheap; enough for the JIT and native builds).
   public static func initialize() {
-    _ = initialized
+    _ = nativeInitialized
+  }
+
+  /// Initialises every target LLVM was built with (for cross compilation).
+  public static func initializeAll() {
+    _ = allInitialized
   }
 
   /// The triple of the machine we run on.
@@ -48,7 +61,7 @@ public final class TargetMachine {
     triple: String? = nil, optimization: OptimizationLevel = .standard,
     relocation: LLVMRelocMode = LLVMRelocPIC, codeModel: LLVMCodeModel = LLVMCodeModelDefault
   ) throws {
-    LLVMTargets.initialize()
+    if triple == nil { LLVMTargets.initialize() } else { LLVMTargets.initializeAll() }
     let host = triple == nil
     let triple = triple ?? LLVMTargets.hostTriple
     var target: LLVMTargetRef?

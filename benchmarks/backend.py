@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Back-end benchmarks (issue 3), each reported as a ratio against a baseline measured in the
+same run:
+
+  runtime   fib(40) and a 2*10^8-iteration loop, `kaleidoscope run` against clang -O2 twins
+  compile   a generated ~2 MB program of 2,000 functions, `kaleidoscope run` against the
+            LLVM C++ reference (chapter 7), built by ../shared/peers/build-reference.sh
+  start-up  `run` of a one-line file against the reference
+
+Usage: benchmarks/backend.py [--repeat N]     (from the repository root; builds release)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.path.join(ROOT, ".build/release/kaleidoscope")
+TWINS = os.path.join(ROOT, "benchmarks/twins")
+REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
+
+
+def best(command, stdin_path=None):
+    times = []
+    for _ in range(REPEAT):
+        stdin = open(stdin_path) if stdin_path else subprocess.DEVNULL
+        start = time.perf_counter()
+        subprocess.run(command, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def report(name, ours, baseline, baseline_name):
+    print(f"{name:<28} {ours * 1000:9.1f} ms   {baseline_name:<22} {baseline * 1000:9.1f} ms   ratio {ours / baseline:5.2f}x")
+
+
+def main():
+    os.chdir(ROOT)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], check=True, stdout=subprocess.DEVNULL)
+    work = tempfile.mkdtemp()
+    print(f"best of {REPEAT}; whole-process wall time\n")
+
+    for name in ["fib", "loop"]:
+        binary = os.path.join(work, name)
+        subprocess.run(["clang", "-O2", "-o", binary, os.path.join(TWINS, f"{name}.c")], check=True)
+        c = best([binary])
+        ours = best([TOOL, "run", os.path.join(TWINS, f"{name}.ks")])
+        report(f"run {name}", ours, c, "clang -O2 C twin")
+
+    reference = subprocess.run([os.path.join(ROOT, "../shared/peers/build-reference.sh")], capture_output=True, text=True).stdout.strip()
+    program = os.path.join(work, "compile.ks")
+    with open(program, "w") as out:
+        subprocess.run([sys.executable, "benchmarks/generate.py", "compile", "2000"], stdout=out, check=True)
+    size = os.path.getsize(program)
+    if reference and os.path.exists(reference):
+        ref = best([reference], stdin_path=program)
+        ours = best([TOOL, "run", "--for-semantics=legacy", program])
+        report(f"compile+run {size / 1e6:.1f} MB", ours, ref, "C++ reference (ch. 7)")
+        one = os.path.join(work, "one.ks")
+        with open(one, "w") as out:
+            out.write("1 + 2\n")
+        report("start-up (one line)", best([TOOL, "run", one]), best([reference], stdin_path=one), "C++ reference (ch. 7)")
+    else:
+        print("reference not available: ../shared/peers/build-reference.sh failed")
+
+
+if __name__ == "__main__":
+    main()
