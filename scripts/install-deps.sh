@@ -3,9 +3,10 @@
 #   llvm-19-dev    LLVM 19 headers and libLLVM-19.so (the back end)
 #   llvm-19-tools  FileCheck (IR tests)
 #   libedit-dev    line editing for the REPL
+#   gdb            the debugger test of `build -g`
 set -eu
 missing=""
-for package in llvm-19-dev llvm-19-tools libedit-dev; do
+for package in llvm-19-dev llvm-19-tools libedit-dev gdb; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
 done
 [ -z "$missing" ] && exit 0

@@ -11,6 +11,12 @@ struct InputOptions: ParsableArguments {
   @Argument(help: "The source file, or '-' to read standard input.")
   var file: String
 
+  init() {}
+
+  init(file: String) {
+    self.file = file
+  }
+
   /// Reads the input. A file that cannot be read is reported like clang does, exit 1.
   func load() throws -> SourceFile {
     if file == "-" {

@@ -48,6 +48,22 @@ struct RunTests {
     #expect(output.status == program.expectedStatus)
   }
 
+  /// `build` then execute gives byte-identical output and the same status as `run`.
+  @Test("built executable matches run", arguments: programs)
+  func built(program: Program) throws {
+    let directory = TestData.path("Programs", "")
+    let executable = NSTemporaryDirectory() + "ks-\(program.name)-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: executable) }
+    var arguments = program.arguments
+    arguments[0] = "build"
+    let build = try Tool.run(arguments + ["-o", executable, "\(program.name).ks"], in: directory)
+    try #require(build.status == 0, "build failed: \(build.stderr)")
+    let output = try Tool.runExecutable(executable, in: directory)
+    #expect(output.stdout == program.expected("out"))
+    #expect(output.stderr == program.expected("err"))
+    #expect(output.status == program.expectedStatus)
+  }
+
   @Test func programOnStandardInputRunsWithoutASubcommand() throws {
     let output = try Tool.run([], stdin: "def f(x) x * 2\nf(21)\n")
     #expect(output.status == 0)

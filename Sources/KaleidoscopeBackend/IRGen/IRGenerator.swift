@@ -36,8 +36,15 @@ final class IRGenerator {
   private var locals: [LLVMValueRef] = []
   private var function: LLVMValueRef?
   private var spine: [ExprID] = []
+  /// DWARF, when asked for (`build -g`).
+  let debugInfo: DebugInfoBuilder?
+  private var debugScope: LLVMMetadataRef?
 
-  init(program: CheckedProgram, module: Module, options: CodeGenOptions, linking: Linking, unresolved: Set<String>) {
+  init(
+    program: CheckedProgram, module: Module, options: CodeGenOptions, linking: Linking, unresolved: Set<String>,
+    debugInfo: DebugInfoBuilder? = nil
+  ) {
+    self.debugInfo = debugInfo
     self.program = program
     self.module = module
     self.options = options
@@ -119,7 +126,20 @@ final class IRGenerator {
 
   /// Emits a `def`'s body into its function.
   func emitDefinition(_ body: CheckedBody) {
-    emitFunction(llvmFunction(body.function!), body: body)
+    let value = llvmFunction(body.function!)
+    if let debugInfo {
+      let symbol = program.functions[body.function!]
+      debugScope = debugInfo.subprogram(
+        for: value, name: symbol.spelling, linkageName: Self.name(of: value), arity: symbol.arity,
+        at: symbol.prototype.nameRange.start, isLocal: LLVMGetLinkage(value) == LLVMInternalLinkage)
+    }
+    emitFunction(value, body: body)
+  }
+
+  private static func name(of value: LLVMValueRef) -> String {
+    var length = 0
+    guard let name = LLVMGetValueName2(value, &length) else { return "" }
+    return String(decoding: UnsafeRawBufferPointer(start: name, count: length), as: UTF8.self)
   }
 
   /// Emits a top-level expression as a function `name` of no parameters returning its value.
@@ -127,6 +147,10 @@ final class IRGenerator {
   func emitTopLevel(_ body: CheckedBody, name: String, isInternal: Bool) -> LLVMValueRef {
     let value = LLVMAddFunction(module.reference, name, functionType(arity: 0))!
     if isInternal { LLVMSetLinkage(value, LLVMInternalLinkage) }
+    if let debugInfo {
+      debugScope = debugInfo.subprogram(
+        for: value, name: name, linkageName: name, arity: 0, at: tree.range(of: body.body).start, isLocal: isInternal)
+    }
     emitFunction(value, body: body)
     return value
   }
@@ -138,6 +162,14 @@ final class IRGenerator {
     locals = body.locals.map { local in
       LLVMBuildAlloca(builder.reference, double, tree.text(local.name) + ".addr")!
     }
+    if let debugInfo, let debugScope {
+      let parameterCount = Int(LLVMCountParams(value))
+      for (index, local) in body.locals.enumerated() {
+        debugInfo.declare(
+          locals[index], name: tree.text(local.name), argument: index < parameterCount ? index + 1 : nil,
+          at: local.range.start, in: debugScope, block: entry!)
+      }
+    }
     for index in 0..<Int(LLVMCountParams(value)) {
       let parameter = LLVMGetParam(value, UInt32(index))!
       LLVMSetValueName2(parameter, tree.text(body.locals[index].name), tree.text(body.locals[index].name).utf8.count)
@@ -145,6 +177,8 @@ final class IRGenerator {
     }
     LLVMBuildRet(builder.reference, emit(body.body))
     function = nil
+    debugScope = nil
+    LLVMSetCurrentDebugLocation2(builder.reference, nil)
   }
 
   /// Emits the entry function: runs each top-level function in order, printing its value
@@ -167,11 +201,28 @@ final class IRGenerator {
     LLVMBuildRetVoid(builder.reference)
   }
 
+  /// Emits C's `main` for executables: set up the runtime, run the entry function, flush.
+  func emitMain() {
+    let void = LLVMVoidTypeInContext(context)!
+    let int32 = LLVMInt32TypeInContext(context)!
+    let mainType = LLVMFunctionType(int32, nil, 0, 0)!
+    let main = LLVMAddFunction(module.reference, "main", mainType)!
+    LLVMPositionBuilderAtEnd(builder.reference, LLVMAppendBasicBlockInContext(context, main, "entry"))
+    for name in ["ks_runtime_init", Symbols.entry, "ks_flush"] {
+      let function = runtimeFunction(name, returning: void, parameters: [])
+      LLVMBuildCall2(builder.reference, function.type, function.value, nil, 0, "")
+    }
+    LLVMBuildRet(builder.reference, LLVMConstInt(int32, 0, 0))
+  }
+
   // MARK: - Expressions
 
   /// Emits an expression and returns its value. Recursion is bounded by the parser's nesting
   /// limit; chains of binary operators are walked iteratively.
   private func emit(_ id: ExprID) -> LLVMValueRef {
+    if let debugInfo, let debugScope {
+      LLVMSetCurrentDebugLocation2(builder.reference, debugInfo.location(at: tree.range(of: id).start, in: debugScope))
+    }
     switch tree[id] {
     case .number(let value):
       return LLVMConstReal(double, value)
@@ -217,7 +268,11 @@ final class IRGenerator {
     while spine.count > base {
       let node = spine.removeLast()
       guard case .binary(let op, _, let rhs) = tree[node] else { continue }
-      value = emitBinary(op, value, emit(rhs), at: node)
+      let right = emit(rhs)
+      if let debugInfo, let debugScope {
+        LLVMSetCurrentDebugLocation2(builder.reference, debugInfo.location(at: tree.range(of: node).start, in: debugScope))
+      }
+      value = emitBinary(op, value, right, at: node)
     }
     return value
   }

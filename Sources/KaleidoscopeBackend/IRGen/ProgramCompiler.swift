@@ -19,6 +19,7 @@ public enum ProgramCompiler {
   public static func compile(
     _ program: CheckedProgram, in context: Context, for machine: TargetMachine,
     options: CodeGenOptions, optimization: OptimizationLevel, selection: Selection,
+    withMain: Bool = false, debugInfo: Bool = false,
     resolves: @escaping (String) -> Bool = HostSymbols.resolves
   ) throws -> Module {
     let module = Module(name: program.file.name, context: context)
@@ -27,7 +28,9 @@ public enum ProgramCompiler {
     let unresolved = Set(
       program.functions.symbols.lazy.filter { $0.origin == .external && !resolves($0.spelling) }.map(\.spelling))
     let generator = IRGenerator(
-      program: program, module: module, options: options, linking: .wholeProgram(exported: selection == .all), unresolved: unresolved)
+      program: program, module: module, options: options, linking: .wholeProgram(exported: selection == .all),
+      unresolved: unresolved,
+      debugInfo: debugInfo ? DebugInfoBuilder(module: module, source: program.file, isOptimized: optimization != .none) : nil)
     var topLevels: [LLVMValueRef] = []
     for body in bodies {
       switch body.kind {
@@ -38,6 +41,8 @@ public enum ProgramCompiler {
       }
     }
     generator.emitEntry(calling: topLevels)
+    if withMain { generator.emitMain() }
+    generator.debugInfo?.finalize()
     try module.verify()
     if optimization != .none {
       try module.optimize(level: optimization, for: machine)

@@ -100,3 +100,17 @@ public final class TargetMachine {
     if isOwned { LLVMDisposeTargetMachine(reference) }
   }
 }
+
+extension LLVMTargets {
+  /// Every target this LLVM was built with: (name, description).
+  public static var available: [(name: String, description: String)] {
+    initializeAll()
+    var targets: [(String, String)] = []
+    var target = LLVMGetFirstTarget()
+    while let current = target {
+      targets.append((String(cString: LLVMGetTargetName(current)), String(cString: LLVMGetTargetDescription(current))))
+      target = LLVMGetNextTarget(current)
+    }
+    return targets.sorted { $0.0 < $1.0 }
+  }
+}

@@ -1,0 +1,44 @@
+import CLLVM
+
+/// What `kaleidoscope build` writes.
+public enum EmitKind: String, Sendable, CaseIterable {
+  case exe, obj, asm
+  case llvmIR = "llvm-ir"
+  case llvmBC = "llvm-bc"
+
+  /// The file name suffix for an output named after the source.
+  public var defaultSuffix: String {
+    switch self {
+    case .exe: ""
+    case .obj: ".o"
+    case .asm: ".s"
+    case .llvmIR: ".ll"
+    case .llvmBC: ".bc"
+    }
+  }
+}
+
+/// Writes a module as an object file, assembly, textual IR or bitcode.
+public enum ObjectEmitter {
+  public static func write(_ module: Module, kind: EmitKind, to path: String, machine: TargetMachine) throws {
+    switch kind {
+    case .llvmIR:
+      var message: UnsafeMutablePointer<CChar>?
+      if LLVMPrintModuleToFile(module.reference, path, &message) != 0 {
+        throw BackendError.llvm("cannot write '\(path)': \(takeMessage(message))")
+      }
+    case .llvmBC:
+      if LLVMWriteBitcodeToFile(module.reference, path) != 0 {
+        throw BackendError.llvm("cannot write '\(path)'")
+      }
+    case .obj, .exe, .asm:
+      var message: UnsafeMutablePointer<CChar>?
+      let fileType = kind == .asm ? LLVMAssemblyFile : LLVMObjectFile
+      let failed = path.withCString { name in
+        LLVMTargetMachineEmitToFile(machine.reference, module.reference, UnsafeMutablePointer(mutating: name), fileType, &message) != 0
+      }
+      let text = takeMessage(message)
+      if failed { throw BackendError.llvm("cannot write '\(path)': \(text)") }
+    }
+  }
+}

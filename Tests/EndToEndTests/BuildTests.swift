@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// `kaleidoscope build`: debug information a real debugger uses, and cross-target objects.
+@Suite("build")
+struct BuildTests {
+  static let llvmBin = "/usr/lib/llvm-19/bin"
+
+  private func temporary(_ name: String) -> String {
+    NSTemporaryDirectory() + "ks-build-\(getpid())-\(name)"
+  }
+
+  private func fibSource() throws -> String {
+    let path = temporary("fib.ks")
+    try """
+    # fib with a var, for the debugger
+    def fib(n)
+      var half = n / 2 in
+        if n < 3 then 1 else fib(n - 1) + fib(n - 2)
+    fib(12)
+
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func gdbBreaksStepsAndPrintsAParameter() throws {
+    let source = try fibSource()
+    let executable = temporary("fib-g")
+    defer { try? FileManager.default.removeItem(atPath: executable) }
+    let build = try Tool.run(["build", "-g", "-O0", source, "-o", executable])
+    try #require(build.status == 0, "\(build.stderr)")
+    let gdb = try Tool.runExecutable(
+      "/usr/bin/gdb",
+      arguments: ["-q", "-batch", "-ex", "break fib", "-ex", "run", "-ex", "next", "-ex", "print n", "-ex", "print half", "-ex", "kill", executable])
+    #expect(gdb.stdout.contains("Breakpoint 1, fib (n=12) at "), "\(gdb.stdout)\(gdb.stderr)")
+    #expect(gdb.stdout.contains("fib.ks:3\n"), "stops at the first line of the body: \(gdb.stdout)")
+    #expect(gdb.stdout.contains("\n4\t"), "next moves to line 4: \(gdb.stdout)")
+    #expect(gdb.stdout.contains("$1 = 12\n"))
+    #expect(gdb.stdout.contains("$2 = 6\n"))
+  }
+
+  @Test func dwarfHasSubprogramsAndVariables() throws {
+    let source = try fibSource()
+    let object = temporary("fib.o")
+    defer { try? FileManager.default.removeItem(atPath: object) }
+    #expect(try Tool.run(["build", "-g", "--emit", "obj", source, "-o", object]).status == 0)
+    let dump = try Tool.runExecutable("\(Self.llvmBin)/llvm-dwarfdump", arguments: ["--debug-info", object])
+    let text = dump.stdout.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "")
+    #expect(text.contains("DW_TAG_subprogram\nDW_AT_low_pc"), "\(dump.stdout)")
+    #expect(text.contains("DW_AT_decl_line(2)"), "fib is declared on line 2")
+    #expect(text.contains("DW_AT_name(\"fib\")"))
+    #expect(text.contains("DW_TAG_formal_parameter"))
+    #expect(text.contains("DW_AT_name(\"n\")"))
+    #expect(text.contains("DW_TAG_variable"))
+    #expect(text.contains("DW_AT_name(\"half\")"))
+  }
+
+  @Test func debugInfoDoesNotChangeResults() throws {
+    let source = try fibSource()
+    let plain = temporary("plain")
+    let debug = temporary("debug")
+    defer { for path in [plain, debug] { try? FileManager.default.removeItem(atPath: path) } }
+    #expect(try Tool.run(["build", source, "-o", plain]).status == 0)
+    #expect(try Tool.run(["build", "-g", source, "-o", debug]).status == 0)
+    #expect(try Tool.runExecutable(plain).stdout == "144\n")
+    #expect(try Tool.runExecutable(debug).stdout == "144\n")
+  }
+
+  @Test(
+    "objects for other targets",
+    arguments: [
+      ("aarch64-linux-gnu", "Arch: aarch64"), ("riscv64-linux-gnu", "Arch: riscv64"),
+      ("wasm32-unknown-unknown", "Arch: wasm32"),
+    ])
+  func crossTarget(triple: String, arch: String) throws {
+    let source = try fibSource()
+    let object = temporary("\(triple).o")
+    defer { try? FileManager.default.removeItem(atPath: object) }
+    let build = try Tool.run(["build", "--emit", "obj", "--target", triple, source, "-o", object])
+    try #require(build.status == 0, "\(build.stderr)")
+    let headers = try Tool.runExecutable("\(Self.llvmBin)/llvm-readobj", arguments: ["--file-headers", object])
+    #expect(headers.stdout.contains(arch))
+  }
+
+  @Test func unknownTargetIsAClearError() throws {
+    let output = try Tool.run(["build", "--emit", "obj", "--target", "no-such-triple", "-"], stdin: "1")
+    #expect(output.status == 1)
+    #expect(output.stderr.hasPrefix("error: unknown target 'no-such-triple'"))
+    #expect(output.stderr.contains("--print-targets"))
+  }
+
+  @Test(arguments: ["asm", "llvm-ir", "llvm-bc"])
+  func otherEmitKinds(kind: String) throws {
+    let path = temporary("out.\(kind)")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(try Tool.run(["build", "--emit", kind, "-", "-o", path], stdin: "def f(x) x\nf(1)\n").status == 0)
+    let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(!contents.isEmpty)
+    if kind == "llvm-bc" { #expect(contents.prefix(2) == Data("BC".utf8)) }
+    if kind == "llvm-ir" { #expect(String(decoding: contents, as: UTF8.self).contains("define double @f(double")) }
+  }
+}
