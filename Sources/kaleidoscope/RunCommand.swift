@@ -18,11 +18,15 @@ struct RunCommand: ParsableCommand {
         kaleidoscope run examples/mandelbrot.ks
         kaleidoscope run -O0 --for-semantics=legacy examples/fib.ks
         echo 'extern sqrt(x); sqrt(2)' | kaleidoscope run -
+        gdb -q -ex 'break fib' -ex run --args kaleidoscope run -g -O0 examples/fib.ks
       """
   )
 
   @Flag(name: .short, help: "Print only the program's own output, not the values of top-level expressions.")
   var quiet = false
+
+  @Flag(name: .customShort("g"), help: "Generate DWARF debug information and register the JIT's code with gdb.")
+  var debugInfo = false
 
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var semantics: SemanticsOptions
@@ -32,17 +36,20 @@ struct RunCommand: ParsableCommand {
   func run() throws {
     let program = try Driver.check(try input.load(), color: color)
     let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)
-    try Self.execute(program, options: options, optimization: optimization.resolved(default: .standard))
+    try Self.execute(
+      program, options: options, optimization: optimization.resolved(default: .standard), debugInfo: debugInfo)
   }
 
   /// Compiles `program` into a JIT and runs its entry function on this thread.
-  static func execute(_ program: CheckedProgram, options: CodeGenOptions, optimization: OptimizationLevel) throws {
+  static func execute(
+    _ program: CheckedProgram, options: CodeGenOptions, optimization: OptimizationLevel, debugInfo: Bool = false
+  ) throws {
     let (jit, address) = try Driver.backEnd { () throws -> (JIT, UInt64) in
-      let jit = try JIT(optimization: optimization)
+      let jit = try JIT(optimization: optimization, debuggable: debugInfo)
       let context = ThreadSafeContext()
       let module = try ProgramCompiler.compile(
         program, in: context.context, for: jit.machine, options: options, optimization: optimization,
-        selection: .reachable)
+        selection: .reachable, debugInfo: debugInfo)
       try jit.add(module, context: context)
       return (jit, try jit.address(of: Symbols.entry))
     }

@@ -39,6 +39,27 @@ struct BuildTests {
     #expect(gdb.stdout.contains("$2 = 6\n"))
   }
 
+  @Test func gdbDebugsJITCodeOfRunG() throws {
+    let source = try fibSource()
+    let gdb = try Tool.runExecutable(
+      "/usr/bin/gdb",
+      arguments: [
+        "-q", "-batch", "-ex", "set breakpoint pending on", "-ex", "break fib", "-ex", "run", "-ex", "next",
+        "-ex", "print n", "-ex", "print half", "-ex", "kill", "--args", Tool.executable.path, "run", "-g", "-O0", source,
+      ])
+    #expect(gdb.stdout.contains("Breakpoint 1, fib (n=12) at "), "\(gdb.stdout)\(gdb.stderr)")
+    #expect(gdb.stdout.contains("fib.ks:3\n"), "stops at the first line of the body: \(gdb.stdout)")
+    #expect(gdb.stdout.contains("\n4\t"), "next moves to line 4: \(gdb.stdout)")
+    #expect(gdb.stdout.contains("$1 = 12\n"))
+    #expect(gdb.stdout.contains("$2 = 6\n"))
+  }
+
+  @Test func runGDoesNotChangeResults() throws {
+    let source = try fibSource()
+    #expect(try Tool.run(["run", "-g", source]).stdout == "144\n")
+    #expect(try Tool.run(["run", "-g", "-O0", source]).stdout == "144\n")
+  }
+
   @Test func dwarfHasSubprogramsAndVariables() throws {
     let source = try fibSource()
     let object = temporary("fib.o")

@@ -20,18 +20,30 @@ public final class ThreadSafeContext {
 ///
 /// Externs resolve through a generator that searches the process (the runtime's exported
 /// `putchard`/`printd`, the C library and libm, which the tool links).
+///
+/// A debuggable JIT links with RuntimeDyld instead of JITLink, because LLVM 19's C API can
+/// attach a JIT event listener only to a RuntimeDyld layer; its GDB registration listener
+/// hands every object, with its DWARF, to the debugger through the GDB JIT interface
+/// (`__jit_debug_register_code`), so gdb can break in and step through JIT'd code.
 public final class JIT {
   let reference: LLVMOrcLLJITRef
   /// The machine modules are optimised for before they are added.
   public let machine: TargetMachine
 
-  public init(optimization: OptimizationLevel) throws {
+  public init(optimization: OptimizationLevel, debuggable: Bool = false) throws {
     LLVMTargets.initialize()
     let codeGenerator = try TargetMachine(
       optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelSmall)
     let builder = LLVMOrcCreateLLJITBuilder()
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
       builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(codeGenerator.relinquish()))
+    if debuggable {
+      LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(builder, { _, session, _ in
+        let layer = LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(session)!
+        LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(layer, LLVMCreateGDBRegistrationListener())
+        return layer
+      }, nil)
+    }
     var jit: LLVMOrcLLJITRef?
     try BackendError.check(LLVMOrcCreateLLJIT(&jit, builder))
     reference = jit!
