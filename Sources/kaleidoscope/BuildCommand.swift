@@ -106,7 +106,7 @@ final class TemporaryDirectory {
   init() throws {
     var template = Array("/tmp/kaleidoscope-XXXXXX".utf8CString)
     guard let created = mkdtemp(&template) else {
-      throw BackendError.llvm("cannot create a temporary directory: \(String(cString: strerror(errno)))")
+      throw BackendError.system("cannot create a temporary directory: \(String(cString: strerror(errno)))")
     }
     path = String(cString: created)
   }

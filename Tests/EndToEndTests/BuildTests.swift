@@ -110,6 +110,13 @@ struct BuildTests {
     #expect(output.stderr.contains("--print-targets"))
   }
 
+  @Test func aMissingLinkerIsAClearError() throws {
+    let output = try Tool.run(
+      ["build", "-", "-o", temporary("never")], stdin: "1", environment: ["CC": "/nonexistent/cc"])
+    #expect(output.status == 1)
+    #expect(output.stderr == "error: cannot run /nonexistent/cc: No such file or directory\n")
+  }
+
   @Test(arguments: ["asm", "llvm-ir", "llvm-bc"])
   func otherEmitKinds(kind: String) throws {
     let path = temporary("out.\(kind)")

@@ -9,12 +9,14 @@ public enum BackendError: Error, CustomStringConvertible, Sendable {
   case verification(String)
   /// The target triple is not one LLVM was built with.
   case unknownTarget(String)
+  /// The system refused something outside LLVM: writing a file, finding or running the linker.
+  case system(String)
 
   public var description: String {
     switch self {
     case .llvm(let message): "LLVM error: \(message)"
     case .verification(let message): "internal error: invalid IR was generated (please report this):\n\(message)"
-    case .unknownTarget(let message): message
+    case .unknownTarget(let message), .system(let message): message
     }
   }
 

@@ -29,7 +29,7 @@ public enum Linker {
   /// Links `object` into the executable `output`.
   public static func link(object: String, output: String, workDirectory: String) throws {
     guard let compiler = findCompiler() else {
-      throw BackendError.llvm(
+      throw BackendError.system(
         "no C compiler found to link with (tried $CC, \(candidates.joined(separator: ", "))); install one with: apt-get install -y gcc")
     }
     let runtimeSource = "\(workDirectory)/kaleidoscope_runtime.c"
@@ -39,13 +39,13 @@ public enum Linker {
     let arguments = [compiler, "-O2", "-w", "-o", output, object, runtimeSource, "-lm"]
     let (status, errors) = try run(arguments)
     guard status == 0 else {
-      throw BackendError.llvm("linking with \(compiler) failed:\n\(errors)")
+      throw BackendError.system("linking with \(compiler) failed:\n\(String(errors.reversed().drop(while: \.isNewline).reversed()))")
     }
   }
 
   static func writeFile(_ path: String, contents: String) throws {
     guard let stream = fopen(path, "w") else {
-      throw BackendError.llvm("cannot write '\(path)': \(String(cString: strerror(errno)))")
+      throw BackendError.system("cannot write '\(path)': \(String(cString: strerror(errno)))")
     }
     defer { fclose(stream) }
     fputs(contents, stream)
@@ -54,7 +54,7 @@ public enum Linker {
   /// Runs a program, returning its exit status and what it wrote to standard error.
   static func run(_ arguments: [String]) throws -> (Int32, String) {
     var pipeFDs: [Int32] = [0, 0]
-    guard pipe(&pipeFDs) == 0 else { throw BackendError.llvm("cannot create a pipe") }
+    guard pipe(&pipeFDs) == 0 else { throw BackendError.system("cannot create a pipe") }
     _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -78,7 +78,7 @@ public enum Linker {
     close(pipeFDs[1])
     guard status == 0 else {
       close(pipeFDs[0])
-      throw BackendError.llvm("cannot run \(arguments[0]): \(String(cString: strerror(status)))")
+      throw BackendError.system("cannot run \(arguments[0]): \(String(cString: strerror(status)))")
     }
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)

@@ -25,11 +25,11 @@ public enum ObjectEmitter {
     case .llvmIR:
       var message: UnsafeMutablePointer<CChar>?
       if LLVMPrintModuleToFile(module.reference, path, &message) != 0 {
-        throw BackendError.llvm("cannot write '\(path)': \(takeMessage(message))")
+        throw BackendError.system("cannot write '\(path)': \(takeMessage(message))")
       }
     case .llvmBC:
       if LLVMWriteBitcodeToFile(module.reference, path) != 0 {
-        throw BackendError.llvm("cannot write '\(path)'")
+        throw BackendError.system("cannot write '\(path)'")
       }
     case .obj, .exe, .asm:
       var message: UnsafeMutablePointer<CChar>?
@@ -38,7 +38,7 @@ public enum ObjectEmitter {
         LLVMTargetMachineEmitToFile(machine.reference, module.reference, UnsafeMutablePointer(mutating: name), fileType, &message) != 0
       }
       let text = takeMessage(message)
-      if failed { throw BackendError.llvm("cannot write '\(path)': \(text)") }
+      if failed { throw BackendError.system("cannot write '\(path)': \(text)") }
     }
   }
 }
