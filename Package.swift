@@ -70,7 +70,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FrontendTests",
-      dependencies: ["KaleidoscopeFrontend"]
+      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime"]
     ),
     .testTarget(
       name: "BackendTests",

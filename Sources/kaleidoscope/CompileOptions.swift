@@ -1,5 +1,6 @@
 import ArgumentParser
 import KaleidoscopeBackend
+import KaleidoscopeFrontend
 
 /// `-O0` to `-O3`.
 struct OptimizationOption: ParsableArguments {
@@ -19,12 +20,12 @@ struct OptimizationOption: ParsableArguments {
   }
 }
 
-extension CodeGenOptions.ForSemantics: ExpressibleByArgument {}
+extension ForSemantics: ExpressibleByArgument {}
 
 /// `--for-semantics`.
 struct SemanticsOptions: ParsableArguments {
   @Option(
     name: .customLong("for-semantics"),
     help: "The for loop: 'current' (pre-tested, as in the upstream tutorial) or 'legacy' (do-while, as in LLVM 19's reference).")
-  var forSemantics: CodeGenOptions.ForSemantics = .current
+  var forSemantics: ForSemantics = .current
 }

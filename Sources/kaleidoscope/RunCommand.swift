@@ -18,6 +18,7 @@ struct RunCommand: ParsableCommand {
         kaleidoscope run examples/mandelbrot.ks
         kaleidoscope run -O0 --for-semantics=legacy examples/fib.ks
         echo 'extern sqrt(x); sqrt(2)' | kaleidoscope run -
+        kaleidoscope run --engine interpreter examples/fib.ks
         gdb -q -ex 'break fib' -ex run --args kaleidoscope run -g -O0 examples/fib.ks
       """
   )
@@ -28,16 +29,49 @@ struct RunCommand: ParsableCommand {
   @Flag(name: .customShort("g"), help: "Generate DWARF debug information and register the JIT's code with gdb.")
   var debugInfo = false
 
+  @Option(help: "What runs the program: jit (LLVM's ORC JIT) or interpreter (the reference interpreter, no LLVM).")
+  var engine: Engine = .jit
+
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var semantics: SemanticsOptions
   @OptionGroup var input: InputOptions
   @OptionGroup var color: ColorOptions
 
+  /// The engines that can run a program; they print the same output.
+  enum Engine: String, ExpressibleByArgument, CaseIterable {
+    case jit
+    case interpreter
+  }
+
+  func validate() throws {
+    if engine == .interpreter && debugInfo {
+      throw ValidationError("-g needs the JIT; the interpreter runs no machine code to debug")
+    }
+  }
+
   func run() throws {
     let program = try Driver.check(try input.load(), color: color)
+    if engine == .interpreter {
+      return try Self.interpret(program, forSemantics: semantics.forSemantics, printValues: !quiet)
+    }
     let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)
     try Self.execute(
       program, options: options, optimization: optimization.resolved(default: .standard), debugInfo: debugInfo)
+  }
+
+  /// Runs `program` with the reference interpreter, through the same runtime as the JIT.
+  static func interpret(_ program: CheckedProgram, forSemantics: ForSemantics, printValues: Bool) throws {
+    ks_runtime_init()
+    let interpreter = Interpreter(
+      program: program, host: RuntimeHost(), forSemantics: forSemantics, printValues: printValues)
+    do {
+      try interpreter.run()
+      ks_flush()
+    } catch let error as InterpreterError {
+      ks_flush()
+      Terminal.writeError("\(error)\n")
+      throw ExitCode.failure
+    }
   }
 
   /// Compiles `program` into a JIT and runs its entry function on this thread.

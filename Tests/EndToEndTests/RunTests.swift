@@ -48,6 +48,15 @@ struct RunTests {
     #expect(output.status == program.expectedStatus)
   }
 
+  @Test("the interpreter prints the same", arguments: programs)
+  func interpreted(program: Program) throws {
+    let output = try Tool.run(
+      program.arguments + ["--engine", "interpreter", "\(program.name).ks"], in: TestData.path("Programs", ""))
+    #expect(output.stdout == program.expected("out"))
+    #expect(output.stderr == program.expected("err"))
+    #expect(output.status == program.expectedStatus)
+  }
+
   /// `build` then execute gives byte-identical output and the same status as `run`.
   @Test("built executable matches run", arguments: programs)
   func built(program: Program) throws {

@@ -1,12 +1,9 @@
+import KaleidoscopeFrontend
+
 /// Choices that change the code generated for a program.
 public struct CodeGenOptions: Sendable {
   /// Which `for` loop the program means (SPEC §3).
-  public enum ForSemantics: String, Sendable, CaseIterable {
-    /// The pre-tested loop of the current upstream tutorial: the body may run zero times.
-    case current
-    /// The do-while loop of LLVM 19's reference implementation: the body runs at least once.
-    case legacy
-  }
+  public typealias ForSemantics = KaleidoscopeFrontend.ForSemantics
 
   public var forSemantics: ForSemantics = .current
   /// Whether the entry function prints each top-level expression's value (`run` without `-q`).

@@ -1,0 +1,65 @@
+import KaleidoscopeFrontend
+import KaleidoscopeRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The interpreter's host in the tool: externs resolve in this process exactly as the JIT's
+/// do (the runtime's `putchard`/`printd`, the C library, libm), and values are printed by the
+/// runtime, through the same output buffer. So `run --engine interpreter` and `run` print
+/// byte for byte the same, and an unresolved extern ends the same way.
+public final class RuntimeHost: InterpreterHost {
+  /// A C function `double f(double, ...)`, by arity.
+  private typealias Address = UnsafeMutableRawPointer
+  private var addresses: [String: Address] = [:]
+
+  public init() {}
+
+  public func printValue(_ value: Double) {
+    ks_print_value(value)
+  }
+
+  public func callExternal(_ name: String, arguments: [Double]) throws -> Double {
+    let address = try resolve(name)
+    return try Self.call(address, arguments, name: name)
+  }
+
+  private func resolve(_ name: String) throws -> Address {
+    if let address = addresses[name] { return address }
+    guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
+      ks_unresolved_extern(name)  // reports and exits, as compiled code does
+      throw InterpreterError.external("unresolved external symbol '\(name)'")
+    }
+    addresses[name] = address
+    return address
+  }
+
+  private typealias F0 = @convention(c) () -> Double
+  private typealias F1 = @convention(c) (Double) -> Double
+  private typealias F2 = @convention(c) (Double, Double) -> Double
+  private typealias F3 = @convention(c) (Double, Double, Double) -> Double
+  private typealias F4 = @convention(c) (Double, Double, Double, Double) -> Double
+  private typealias F5 = @convention(c) (Double, Double, Double, Double, Double) -> Double
+  private typealias F6 = @convention(c) (Double, Double, Double, Double, Double, Double) -> Double
+  private typealias F7 = @convention(c) (Double, Double, Double, Double, Double, Double, Double) -> Double
+  private typealias F8 = @convention(c) (Double, Double, Double, Double, Double, Double, Double, Double) -> Double
+
+  /// Calls a C function of `arguments.count` doubles. The eight double registers of the
+  /// x86-64 and AArch64 calling conventions bound what can be called without an FFI library.
+  private static func call(_ address: Address, _ a: [Double], name: String) throws -> Double {
+    switch a.count {
+    case 0: return unsafeBitCast(address, to: F0.self)()
+    case 1: return unsafeBitCast(address, to: F1.self)(a[0])
+    case 2: return unsafeBitCast(address, to: F2.self)(a[0], a[1])
+    case 3: return unsafeBitCast(address, to: F3.self)(a[0], a[1], a[2])
+    case 4: return unsafeBitCast(address, to: F4.self)(a[0], a[1], a[2], a[3])
+    case 5: return unsafeBitCast(address, to: F5.self)(a[0], a[1], a[2], a[3], a[4])
+    case 6: return unsafeBitCast(address, to: F6.self)(a[0], a[1], a[2], a[3], a[4], a[5])
+    case 7: return unsafeBitCast(address, to: F7.self)(a[0], a[1], a[2], a[3], a[4], a[5], a[6])
+    case 8: return unsafeBitCast(address, to: F8.self)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
+    default:
+      throw InterpreterError.external("the interpreter calls externs of at most 8 parameters; '\(name)' has \(a.count)")
+    }
+  }
+}

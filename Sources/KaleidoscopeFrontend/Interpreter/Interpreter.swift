@@ -1,0 +1,214 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the interpreter needs from the world outside the program: extern functions and a
+/// place to print values. The tool's host calls the runtime (the JIT's own `putchard`,
+/// `printd` and value printer) and resolves externs in the process; tests can record.
+public protocol InterpreterHost: AnyObject {
+  /// Calls the extern `name` with `arguments`.
+  func callExternal(_ name: String, arguments: [Double]) throws -> Double
+  /// Prints a top-level expression's value (`run` without `-q`).
+  func printValue(_ value: Double)
+}
+
+/// A fault while interpreting: the program, not the interpreter, went wrong.
+public enum InterpreterError: Error, Equatable, CustomStringConvertible {
+  /// The recursion went deeper than the interpreter's stack allows.
+  case stackOverflow
+  /// The host could not call an extern.
+  case external(String)
+
+  public var description: String {
+    switch self {
+    case .stackOverflow: "runtime error: stack overflow"
+    case .external(let message): "runtime error: \(message)"
+    }
+  }
+}
+
+/// The reference interpreter: a direct evaluator of a checked program with exactly the
+/// semantics of SPEC §3, independent of LLVM. It is the oracle the compiled engines are
+/// tested against, and `run --engine interpreter`.
+///
+/// Every body's locals live in one frame of `slots` (parameters first, as sema numbers
+/// them); a call pushes a frame. Evaluation recurses on the syntax tree, which the parser
+/// bounds in depth, and on calls, which a stack check bounds: a runaway recursion is
+/// `InterpreterError.stackOverflow`, never a crash.
+public final class Interpreter {
+  /// The stack the interpreter runs on, and how much of it is kept free: a body's own nesting
+  /// (at most `Parser.defaultNestingLimit` levels) must fit in the reserve.
+  public static let stackSize = 512 << 20
+  static let stackReserve = 64 << 20
+
+  private let program: CheckedProgram
+  private let tree: SyntaxTree
+  private let host: InterpreterHost
+  private let forSemantics: ForSemantics
+  private let printValues: Bool
+  /// The definition of each function, by `FunctionID.index`.
+  private let definitions: [CheckedBody?]
+  private var slots: [Double] = []
+  private var base = 0
+  private var stackLimit: UInt = 0
+  /// Reused storage for walking chains of binary operators without recursion.
+  private var spine: [ExprID] = []
+
+  public init(program: CheckedProgram, host: InterpreterHost, forSemantics: ForSemantics = .current, printValues: Bool = true) {
+    self.program = program
+    self.tree = program.tree
+    self.host = host
+    self.forSemantics = forSemantics
+    self.printValues = printValues
+    var definitions = [CheckedBody?](repeating: nil, count: program.functions.symbols.count)
+    for body in program.bodies {
+      if let function = body.function { definitions[Int(function.index)] = body }
+    }
+    self.definitions = definitions
+  }
+
+  /// Evaluates the top-level expressions in source order, on a thread of its own with
+  /// `stackSize` bytes of stack.
+  public func run() throws {
+    let result: Result<Void, any Error> = LargeStack.run(size: Self.stackSize) {
+      Result {
+        stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
+        for body in program.topLevelBodies {
+          let value = try evaluate(body, arguments: [])
+          if printValues { host.printValue(value) }
+        }
+      }
+    }
+    try result.get()
+  }
+
+  /// An address in the current stack frame.
+  @inline(never)
+  private static func stackPointer() -> UInt {
+    var marker: UInt8 = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+  }
+
+  // MARK: - Bodies and calls
+
+  private func evaluate(_ body: CheckedBody, arguments: [Double]) throws -> Double {
+    let callerBase = base
+    base = slots.count
+    slots.append(contentsOf: arguments)
+    slots.append(contentsOf: repeatElement(0, count: body.locals.count - arguments.count))
+    defer {
+      slots.removeLast(slots.count - base)
+      base = callerBase
+    }
+    return try evaluate(body.body)
+  }
+
+  private func call(_ function: FunctionID, _ arguments: [Double]) throws -> Double {
+    guard Self.stackPointer() > stackLimit else { throw InterpreterError.stackOverflow }
+    if let body = definitions[Int(function.index)] {
+      return try evaluate(body, arguments: arguments)
+    }
+    return try host.callExternal(program.functions[function].spelling, arguments: arguments)
+  }
+
+  // MARK: - Expressions
+
+  private func evaluate(_ id: ExprID) throws -> Double {
+    switch tree[id] {
+    case .number(let value):
+      return value
+    case .variable:
+      return slots[base + Int(program.local(of: id).index)]
+    case .unary(_, let operand):
+      let value = try evaluate(operand)
+      if let callee = program.callee(of: id) { return try call(callee, [value]) }
+      return -value
+    case .binary:
+      return try evaluateChain(id)
+    case .assign(_, let valueExpr):
+      let value = try evaluate(valueExpr)
+      slots[base + Int(program.local(of: id).index)] = value
+      return value
+    case .call(_, let list):
+      var arguments: [Double] = []
+      arguments.reserveCapacity(Int(list.count))
+      for argument in tree.arguments(list) { arguments.append(try evaluate(argument)) }
+      return try call(program.callee(of: id)!, arguments)
+    case .ifElse(let condition, let then, let otherwise):
+      return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
+    case .forLoop(let index):
+      try evaluateLoop(tree.forLoop(index), variable: base + Int(program.loopVariable(of: id).index))
+      return 0
+    case .varIn(let index):
+      let varIn = tree.varIn(index)
+      for (binding, local) in zip(varIn.bindings, program.bindingLocals(ofVarIn: index)) {
+        let initial = try binding.initializer.map { try evaluate($0) } ?? 0
+        slots[base + Int(local.index)] = initial
+      }
+      return try evaluate(varIn.body)
+    case .error:
+      preconditionFailure("a program with errors is never run")
+    }
+  }
+
+  /// `a op b op c ...`, left to right, walking the left spine instead of recursing on it.
+  private func evaluateChain(_ id: ExprID) throws -> Double {
+    let start = spine.count
+    defer { spine.removeSubrange(start...) }
+    var current = id
+    while case .binary(_, let lhs, _) = tree[current] {
+      spine.append(current)
+      current = lhs
+    }
+    var value = try evaluate(current)
+    while spine.count > start {
+      let node = spine.removeLast()
+      guard case .binary(let op, _, let rhs) = tree[node] else { continue }
+      let right = try evaluate(rhs)
+      value = try apply(op, value, right, at: node)
+    }
+    return value
+  }
+
+  private func apply(_ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID) throws -> Double {
+    if let callee = program.callee(of: id) { return try call(callee, [lhs, rhs]) }
+    switch op {
+    case UInt8(ascii: "+"): return lhs + rhs
+    case UInt8(ascii: "-"): return lhs - rhs
+    case UInt8(ascii: "*"): return lhs * rhs
+    case UInt8(ascii: "/"): return lhs / rhs
+    // `fcmp ult`: less than, or unordered (either side NaN).
+    case UInt8(ascii: "<"): return (lhs < rhs || lhs.isNaN || rhs.isNaN) ? 1 : 0
+    default: preconditionFailure("sema resolves every other operator to a function")
+    }
+  }
+
+  /// A condition holds when it is not 0.0 and not NaN (`fcmp one c, 0.0`).
+  private static func isTrue(_ value: Double) -> Bool {
+    !value.isNaN && value != 0
+  }
+
+  /// Both loops of SPEC §3; `variable` is the loop variable's slot. The step is evaluated
+  /// after the body and the variable read after the step, as the generated code does.
+  private func evaluateLoop(_ loop: ForLoop, variable: Int) throws {
+    slots[variable] = try evaluate(loop.start)
+    switch forSemantics {
+    case .current:
+      while Self.isTrue(try evaluate(loop.end)) {
+        _ = try evaluate(loop.body)
+        let step = try loop.step.map { try evaluate($0) } ?? 1
+        slots[variable] = slots[variable] + step
+      }
+    case .legacy:
+      while true {
+        _ = try evaluate(loop.body)
+        let step = try loop.step.map { try evaluate($0) } ?? 1
+        let end = try evaluate(loop.end)
+        slots[variable] = slots[variable] + step
+        if !Self.isTrue(end) { break }
+      }
+    }
+  }
+}
