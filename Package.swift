@@ -70,7 +70,8 @@ let package = Package(
     ),
     .testTarget(
       name: "FrontendTests",
-      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime"]
+      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime"],
+      exclude: ["Regressions"]
     ),
     .testTarget(
       name: "BackendTests",

@@ -1,0 +1,42 @@
+import Foundation
+import KaleidoscopeFrontend
+import Testing
+
+/// Replays the front-end fuzzer's corpus (fuzz/corpus/frontend) and the regression inputs
+/// the fuzzers found (Tests/FrontendTests/Regressions): the front end, the diagnostic
+/// renderer and the printers must handle each without crashing, and every diagnostic
+/// must point into the input.
+@Suite("Front-end corpus")
+struct FrontendCorpusReplayTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static func inputs(_ directory: String) -> [URL] {
+    let url = root.appendingPathComponent(directory)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    return names.sorted().map { url.appendingPathComponent($0) }
+  }
+
+  @Test func corpusIsPresent() {
+    #expect(Self.inputs("fuzz/corpus/frontend").count >= 20)
+  }
+
+  @Test(arguments: ["fuzz/corpus/frontend", "Tests/FrontendTests/Regressions"])
+  func replay(directory: String) throws {
+    for url in Self.inputs(directory) {
+      let bytes = try [UInt8](Data(contentsOf: url))
+      LargeStack.run {
+        let file = SourceFile(name: "input.ks", bytes: bytes)
+        let result = Frontend.analyze(file)
+        let renderer = DiagnosticRenderer(useColor: false)
+        for diagnostic in result.diagnostics.all {
+          #expect(renderer.render(diagnostic).hasPrefix("input.ks:"), "\(url.lastPathComponent)")
+          #expect(diagnostic.range.end <= bytes.count, "\(url.lastPathComponent)")
+        }
+        _ = ASTDump.render(result.program.tree)
+        _ = ASTTreeDrawing.render(result.program.tree)
+        _ = TokenListing.render(Lexer.tokenize(file), in: file)
+      }
+    }
+  }
+}

@@ -1,0 +1,27 @@
+// libFuzzer entry point for IR generation: every input the front end accepts is compiled
+// to LLVM IR for the whole program (every definition, with a C `main`), verified, and —
+// for one input in eight — optimised at -O2. A verifier failure is a bug in IR generation
+// and crashes the fuzzer, so libFuzzer keeps the input. Nothing is executed (a generated
+// program may loop forever). Built by fuzz/build.sh.
+import KaleidoscopeFrontend
+
+private let machine: TargetMachine = try! TargetMachine(optimization: .standard)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzIRGeneration(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let file = SourceFile(name: "fuzz.ks", bytes: Array(UnsafeBufferPointer(start: data, count: size)))
+  let result = Frontend.analyze(file)
+  guard !result.diagnostics.hasErrors else { return 0 }
+  let optimization: OptimizationLevel = size % 8 == 0 ? .standard : .none
+  for forSemantics in ForSemantics.allCases {
+    do {
+      let context = Context()
+      _ = try ProgramCompiler.compile(
+        result.program, in: context, for: machine, options: CodeGenOptions(forSemantics: forSemantics),
+        optimization: optimization, selection: .all, withMain: true, debugInfo: size % 2 == 0)
+    } catch {
+      fatalError("accepted program failed to compile: \(error)")
+    }
+  }
+  return 0
+}
