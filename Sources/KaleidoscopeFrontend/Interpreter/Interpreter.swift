@@ -76,7 +76,7 @@ public final class Interpreter {
       Result {
         stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
         for body in program.topLevelBodies {
-          let value = try evaluate(body, arguments: [])
+          let value = try evaluate(body, argumentBase: slots.count)
           if printValues { host.printValue(value) }
         }
       }
@@ -93,11 +93,11 @@ public final class Interpreter {
 
   // MARK: - Bodies and calls
 
-  private func evaluate(_ body: CheckedBody, arguments: [Double]) throws -> Double {
+  /// Runs a body whose arguments were pushed on `slots` from `argumentBase`; pops them.
+  private func evaluate(_ body: CheckedBody, argumentBase: Int) throws -> Double {
     let callerBase = base
-    base = slots.count
-    slots.append(contentsOf: arguments)
-    slots.append(contentsOf: repeatElement(0, count: body.locals.count - arguments.count))
+    base = argumentBase
+    slots.append(contentsOf: repeatElement(0, count: body.locals.count - (slots.count - argumentBase)))
     defer {
       slots.removeLast(slots.count - base)
       base = callerBase
@@ -105,12 +105,31 @@ public final class Interpreter {
     return try evaluate(body.body)
   }
 
-  private func call(_ function: FunctionID, _ arguments: [Double]) throws -> Double {
+  /// Calls `function` with the arguments pushed on `slots` from `argumentBase` (arguments
+  /// go straight into the callee's frame: a call allocates nothing).
+  private func call(_ function: FunctionID, argumentBase: Int) throws -> Double {
     guard Self.stackPointer() > stackLimit else { throw InterpreterError.stackOverflow }
     if let body = definitions[Int(function.index)] {
-      return try evaluate(body, arguments: arguments)
+      return try evaluate(body, argumentBase: argumentBase)
     }
+    let arguments = Array(slots[argumentBase...])
+    slots.removeLast(arguments.count)
     return try host.callExternal(program.functions[function].spelling, arguments: arguments)
+  }
+
+  /// Calls a user-defined unary operator.
+  private func call(_ function: FunctionID, _ operand: Double) throws -> Double {
+    let argumentBase = slots.count
+    slots.append(operand)
+    return try call(function, argumentBase: argumentBase)
+  }
+
+  /// Calls a user-defined binary operator.
+  private func call(_ function: FunctionID, _ lhs: Double, _ rhs: Double) throws -> Double {
+    let argumentBase = slots.count
+    slots.append(lhs)
+    slots.append(rhs)
+    return try call(function, argumentBase: argumentBase)
   }
 
   // MARK: - Expressions
@@ -123,7 +142,7 @@ public final class Interpreter {
       return slots[base + Int(program.local(of: id).index)]
     case .unary(_, let operand):
       let value = try evaluate(operand)
-      if let callee = program.callee(of: id) { return try call(callee, [value]) }
+      if let callee = program.callee(of: id) { return try call(callee, value) }
       return -value
     case .binary:
       return try evaluateChain(id)
@@ -132,10 +151,14 @@ public final class Interpreter {
       slots[base + Int(program.local(of: id).index)] = value
       return value
     case .call(_, let list):
-      var arguments: [Double] = []
-      arguments.reserveCapacity(Int(list.count))
-      for argument in tree.arguments(list) { arguments.append(try evaluate(argument)) }
-      return try call(program.callee(of: id)!, arguments)
+      // Each argument is pushed as soon as it is evaluated; calls inside a later argument
+      // push their frames above it and pop them before returning.
+      let argumentBase = slots.count
+      for argument in tree.arguments(list) {
+        let value = try evaluate(argument)
+        slots.append(value)
+      }
+      return try call(program.callee(of: id)!, argumentBase: argumentBase)
     case .ifElse(let condition, let then, let otherwise):
       return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
     case .forLoop(let index):
@@ -173,7 +196,7 @@ public final class Interpreter {
   }
 
   private func apply(_ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID) throws -> Double {
-    if let callee = program.callee(of: id) { return try call(callee, [lhs, rhs]) }
+    if let callee = program.callee(of: id) { return try call(callee, lhs, rhs) }
     switch op {
     case UInt8(ascii: "+"): return lhs + rhs
     case UInt8(ascii: "-"): return lhs - rhs
