@@ -6,6 +6,7 @@
 //   KaleidoscopeRuntime    the C runtime shared by the JIT, the interpreter and executables
 //   KaleidoscopeFrontend   source, diagnostics, lexer, AST, parser, sema, interpreter (no LLVM)
 //   KaleidoscopeBackend    the LLVM wrapper, IR generation, optimisation, JIT, object emission
+//   CEditLine              libedit, for the REPL's line editing and history (system library)
 //   kaleidoscope           the command-line tool: a thin layer of subcommands over the libraries
 import PackageDescription
 
@@ -38,6 +39,7 @@ let package = Package(
   ],
   targets: [
     .systemLibrary(name: "CLLVM", path: "Sources/CLLVM"),
+    .systemLibrary(name: "CEditLine", path: "Sources/CEditLine", pkgConfig: "libedit"),
     .target(
       name: "KaleidoscopeRuntime",
       path: "Sources/KaleidoscopeRuntime",
@@ -62,7 +64,7 @@ let package = Package(
     .executableTarget(
       name: "kaleidoscope",
       dependencies: [
-        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeRuntime",
+        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeRuntime", "CEditLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: llvmSwiftSettings,
@@ -82,7 +84,7 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["kaleidoscope"],
-      exclude: ["Programs", "Golden", "Diagnostics", "IR"]
+      exclude: ["Programs", "Golden", "Diagnostics", "IR", "Interactive"]
     ),
   ]
 )

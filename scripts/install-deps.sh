@@ -4,9 +4,10 @@
 #   llvm-19-tools  FileCheck (IR tests)
 #   libedit-dev    line editing for the REPL
 #   gdb            the debugger test of `build -g`
+#   python3-pexpect  REPL tests through a pseudo-terminal
 set -eu
 missing=""
-for package in llvm-19-dev llvm-19-tools libedit-dev gdb; do
+for package in llvm-19-dev llvm-19-tools libedit-dev gdb python3-pexpect; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
 done
 [ -z "$missing" ] && exit 0

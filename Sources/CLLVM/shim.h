@@ -4,6 +4,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>

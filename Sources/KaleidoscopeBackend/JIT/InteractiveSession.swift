@@ -21,7 +21,8 @@ public final class InteractiveSession {
     case evaluated(faulted: Bool)
   }
 
-  public let optimization: OptimizationLevel
+  /// The optimisation pipeline for the inputs to come (the REPL's `:opt`).
+  public var optimization: OptimizationLevel
   public let options: CodeGenOptions
   private let jit: JIT
   private let context = ThreadSafeContext()
@@ -31,6 +32,8 @@ public final class InteractiveSession {
   /// Which names have a slot defined in the JIT.
   private var slots: Set<String> = []
   private var definitionCount = 0
+  /// The optimised IR of the input that last defined each function (the REPL's `:ir`).
+  private var definitionIR: [String: String] = [:]
   private var expressionCount = 0
 
   public init(optimization: OptimizationLevel = .standard, options: CodeGenOptions = CodeGenOptions()) throws {
@@ -46,6 +49,29 @@ public final class InteractiveSession {
 
   /// The functions defined or declared so far.
   public var symbols: [FunctionSymbol] { functions.symbols }
+
+  /// The spelling of a symbol's prototype: `fib(n)`, `binary| 5 (a b)`.
+  public func signature(of symbol: FunctionSymbol) -> String {
+    let parameters = symbol.prototype.parameters.map { names[$0.name] }.joined(separator: " ")
+    switch symbol.prototype.kind {
+    case .function, .unaryOperator: return "\(symbol.spelling)(\(parameters))"
+    case .binaryOperator(_, let precedence): return "\(symbol.spelling) \(precedence) (\(parameters))"
+    }
+  }
+
+  /// Parses `text` with the operators defined so far (the REPL's `:ast`).
+  public func parse(_ file: SourceFile) -> ParseResult {
+    Parser.parse(file, names: names, operators: operators)
+  }
+
+  /// The optimised IR of the input that last defined `name`.
+  public func ir(of name: String) -> String? { definitionIR[name] }
+
+  /// The machine code of the input that last defined `name`, as assembly.
+  public func assembly(of name: String) throws -> String? {
+    guard let ir = definitionIR[name] else { return nil }
+    return try ObjectEmitter.assembly(ofIR: ir, machine: jit.machine)
+  }
 
   /// Evaluates one input. Runs on the calling thread; call it on a large stack. Unless
   /// `isFinal`, an input that stops in the middle of an item asks for more.
@@ -94,6 +120,8 @@ public final class InteractiveSession {
       generator.emitDefinition(body)
     }
     try finish(module)
+    let text = module.text
+    for body in definitions { definitionIR[program.functions[body.function!].spelling] = text }
     try jit.add(module, context: context)
     for body in definitions {
       let slot = try jit.address(of: Self.slotName(program.functions[body.function!].spelling))

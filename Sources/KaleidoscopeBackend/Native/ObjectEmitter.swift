@@ -1,5 +1,9 @@
 import CLLVM
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What `kaleidoscope build` writes.
 public enum EmitKind: String, Sendable, CaseIterable {
   case exe, obj, asm
@@ -40,5 +44,28 @@ public enum ObjectEmitter {
       let text = takeMessage(message)
       if failed { throw BackendError.system("cannot write '\(path)': \(text)") }
     }
+  }
+}
+
+extension ObjectEmitter {
+  /// The assembly LLVM generates for IR `text` (the REPL's `:asm`): parsed into a fresh
+  /// context, compiled by `machine`, returned as text.
+  public static func assembly(ofIR text: String, machine: TargetMachine) throws -> String {
+    let context = Context()
+    let buffer = text.withCString { LLVMCreateMemoryBufferWithMemoryRangeCopy($0, strlen($0), "ir") }!
+    var parsed: LLVMModuleRef?
+    var message: UnsafeMutablePointer<CChar>?
+    // LLVMParseIRInContext takes ownership of the buffer.
+    if LLVMParseIRInContext(context.reference, buffer, &parsed, &message) != 0 {
+      throw BackendError.llvm("cannot parse IR: \(takeMessage(message))")
+    }
+    defer { LLVMDisposeModule(parsed) }
+    var output: LLVMMemoryBufferRef?
+    if LLVMTargetMachineEmitToMemoryBuffer(machine.reference, parsed, LLVMAssemblyFile, &message, &output) != 0 {
+      throw BackendError.llvm(takeMessage(message))
+    }
+    defer { LLVMDisposeMemoryBuffer(output) }
+    let start = LLVMGetBufferStart(output)!
+    return String(decoding: UnsafeRawBufferPointer(start: start, count: LLVMGetBufferSize(output)), as: UTF8.self)
   }
 }

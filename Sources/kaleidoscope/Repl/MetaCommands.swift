@@ -1,0 +1,130 @@
+import Foundation
+import KaleidoscopeBackend
+import KaleidoscopeFrontend
+
+/// The REPL's `:` commands: inspect what is defined, see every stage of the compiler for a
+/// snippet, load files, tune the session.
+struct MetaCommands {
+  /// What the REPL should do after a command.
+  enum Effect {
+    case proceed
+    case quit
+    case replaceSession(InteractiveSession)
+  }
+
+  static let help = """
+    :help              this list
+    :quit              leave (Ctrl-D on an empty line too)
+    :defs              the functions and operators defined so far
+    :type NAME         a function's signature and where it was defined (also :info)
+    :ir NAME           the optimised LLVM IR of NAME's definition
+    :asm NAME          the machine code of NAME's definition
+    :ast EXPR          the syntax tree of EXPR, drawn
+    :tokens EXPR       the tokens of EXPR
+    :time on|off       print how long each input takes to compile and run
+    :load FILE         evaluate a file, as if typed
+    :reset             forget every definition
+    :opt 0|1|2|3       the optimisation level for the inputs to come
+
+    """
+
+  static let names = [":help", ":quit", ":defs", ":type", ":info", ":ir", ":asm", ":ast", ":tokens", ":time", ":load", ":reset", ":opt"]
+
+  var session: InteractiveSession
+  let reporter: DiagnosticReporter
+  var timing = false
+  /// Runs a file's text as one input (provided by the REPL loop, which owns evaluation).
+  let evaluate: (SourceFile) throws -> Void
+
+  mutating func run(_ line: String) throws -> Effect {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    let command = String(trimmed.prefix { !$0.isWhitespace })
+    let argument = trimmed.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
+    switch command {
+    case ":help", ":h", ":?": Terminal.writeOut(Self.help)
+    case ":quit", ":q", ":exit": return .quit
+    case ":defs": Terminal.writeOut(definitions())
+    case ":type", ":info": try describe(argument)
+    case ":ir": try show(argument) { session.ir(of: $0) }
+    case ":asm": try show(argument) { try session.assembly(of: $0) }
+    case ":ast": try syntaxTree(argument)
+    case ":tokens":
+      let file = SourceFile(name: "<repl>", text: argument)
+      Terminal.writeOut(TokenListing.render(Lexer.tokenize(file), in: file))
+    case ":time":
+      guard argument == "on" || argument == "off" else { return usage("usage: :time on|off") }
+      timing = argument == "on"
+    case ":load": try load(argument)
+    case ":reset":
+      return .replaceSession(
+        try Driver.backEnd { try InteractiveSession(optimization: session.optimization, options: session.options) })
+    case ":opt":
+      guard let level = Int(argument).flatMap(OptimizationLevel.init(rawValue:)) else {
+        return usage("usage: :opt 0|1|2|3")
+      }
+      session.optimization = level
+    default:
+      return usage("unknown command '\(command)'; :help lists the commands")
+    }
+    return .proceed
+  }
+
+  private func usage(_ message: String) -> Effect {
+    Terminal.writeError("error: \(message)\n")
+    return .proceed
+  }
+
+  private func definitions() -> String {
+    let defined = session.symbols.filter { $0.origin == .defined }
+    let externs = session.symbols.filter { $0.origin == .external && $0.file.name != "<prelude>" }
+    if defined.isEmpty && externs.isEmpty { return "nothing defined yet (the math library is declared: :type sin)\n" }
+    return (defined.map { "def \(session.signature(of: $0))\n" } + externs.map { "extern \(session.signature(of: $0))\n" })
+      .joined()
+  }
+
+  /// Finds a function by name, or an operator by its character (`|` or `binary|`).
+  private func symbol(named name: String) -> FunctionSymbol? {
+    session.symbols.last { [name, "binary\(name)", "unary\(name)"].contains($0.spelling) }
+  }
+
+  private func describe(_ name: String) throws {
+    guard !name.isEmpty else { return Terminal.writeError("error: usage: :type NAME\n") }
+    guard let symbol = symbol(named: name) else {
+      return Terminal.writeError("error: '\(name)' is not defined\n")
+    }
+    let keyword = symbol.origin == .defined ? "def" : "extern"
+    let place: String
+    if symbol.file.name == "<prelude>" {
+      place = "declared by the prelude (the C math library)"
+    } else {
+      let location = symbol.file.location(of: symbol.prototype.range.start)
+      place = "\(symbol.origin == .defined ? "defined" : "declared") at \(symbol.file.name):\(location.line):\(location.column)"
+    }
+    Terminal.writeOut("\(keyword) \(session.signature(of: symbol))    # \(place)\n")
+  }
+
+  private func show(_ name: String, _ text: (String) throws -> String?) throws {
+    guard let symbol = symbol(named: name), symbol.origin == .defined else {
+      return Terminal.writeError("error: '\(name)' is not a function defined in this session\n")
+    }
+    let output = try Driver.backEnd { try text(symbol.spelling) }
+    Terminal.writeOut(output ?? "")
+  }
+
+  private func syntaxTree(_ text: String) throws {
+    let parsed = session.parse(SourceFile(name: "<repl>", text: text))
+    if parsed.diagnostics.hasErrors {
+      _ = reporter.report(parsed.diagnostics, summary: false)
+    } else {
+      Terminal.writeOut(ASTTreeDrawing.render(parsed.tree))
+    }
+  }
+
+  private func load(_ path: String) throws {
+    guard !path.isEmpty else { return Terminal.writeError("error: usage: :load FILE\n") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return Terminal.writeError("error: cannot read '\(path)'\n")
+    }
+    try evaluate(SourceFile(name: path, bytes: [UInt8](data)))
+  }
+}

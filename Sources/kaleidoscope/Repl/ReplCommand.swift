@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import KaleidoscopeBackend
+import KaleidoscopeFrontend
+import KaleidoscopeRuntime
+
+/// `kaleidoscope repl`: read, compile, run, print, one input at a time.
+struct ReplCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "repl",
+    abstract: "Start an interactive session.",
+    discussion: """
+      Each definition is compiled and kept; each expression is compiled, run, and its value
+      printed. Redefining a function changes it for every later call, including calls from
+      functions defined earlier. The math library (sin cos tan asin acos atan atan2 sinh cosh
+      tanh exp log log10 pow sqrt fabs floor ceil fmod) is declared up front. An input that
+      is not finished (an open parenthesis, `def f(x)` without a body) continues on the next
+      line; an empty line ends it. Prompts are shown only on a terminal.
+
+      On a terminal, lines are edited with libedit (arrow keys, Ctrl-A/E/K/W, Ctrl-R to
+      search), Tab completes keywords, functions and commands, and the history is kept in
+      $XDG_STATE_HOME/kaleidoscope/history (~/.local/state/kaleidoscope/history). Commands
+      start with a colon: :help lists them (:defs, :type, :ir, :asm, :ast, :tokens, :time,
+      :load, :reset, :opt, :quit). Ctrl-D on an empty line leaves.
+
+      Examples:
+        kaleidoscope repl
+        kaleidoscope repl -O0 --for-semantics=legacy
+        printf 'def sq(x) x*x\\nsq(12)\\n' | kaleidoscope repl
+      """
+  )
+
+  @OptionGroup var optimization: OptimizationOption
+  @OptionGroup var semantics: SemanticsOptions
+  @OptionGroup var color: ColorOptions
+
+  func run() throws {
+    try Self.start(
+      optimization: optimization.resolved(default: .standard),
+      options: CodeGenOptions(forSemantics: semantics.forSemantics), color: color)
+  }
+
+  /// Inputs are compiled and run on a thread with this much stack: runaway recursion in
+  /// the program hits the limit (and is reported) quickly.
+  static let stackSize = 64 << 20
+
+  static let keywords = ["def", "extern", "if", "then", "else", "for", "in", "var", "unary", "binary"]
+
+  static func start(optimization: OptimizationLevel, options: CodeGenOptions, color: ColorOptions) throws {
+    let session = try Driver.backEnd { try InteractiveSession(optimization: optimization, options: options) }
+    let editor = LineEditor(interactive: Terminal.isTerminal(STDIN_FILENO))
+    let reporter = DiagnosticReporter(color: color)
+    var commands = MetaCommands(session: session, reporter: reporter) { file in
+      try evaluate(file, in: session, isFinal: true, reporter: reporter, timing: false)
+    }
+    var pending = ""
+    while true {
+      LineEditor.completions = keywords + MetaCommands.names + commands.session.symbols.map(\.spelling)
+      guard let line = editor.readLine(prompt: pending.isEmpty ? "ready> " : "  ...> ") else { break }
+      if pending.isEmpty && line.trimmingCharacters(in: .whitespaces).hasPrefix(":") {
+        editor.remember(line)
+        let current = commands.session
+        commands = MetaCommands(session: current, reporter: reporter, timing: commands.timing) { file in
+          try evaluate(file, in: current, isFinal: true, reporter: reporter, timing: false)
+        }
+        switch try commands.run(line) {
+        case .proceed: continue
+        case .quit: return finish(editor)
+        case .replaceSession(let fresh):
+          commands = MetaCommands(session: fresh, reporter: reporter, timing: commands.timing) { file in
+            try evaluate(file, in: fresh, isFinal: true, reporter: reporter, timing: false)
+          }
+          continue
+        }
+      }
+      let isBlank = line.allSatisfy(\.isWhitespace)
+      if pending.isEmpty && isBlank { continue }
+      pending += line + "\n"
+      let file = SourceFile(name: "<repl>", text: pending)
+      if try evaluate(file, in: commands.session, isFinal: isBlank, reporter: reporter, timing: commands.timing) {
+        editor.remember(String(pending.dropLast()))
+        pending = ""
+      }
+    }
+    if !pending.isEmpty {
+      _ = try evaluate(SourceFile(name: "<repl>", text: pending), in: commands.session, isFinal: true, reporter: reporter, timing: false)
+    }
+    finish(editor)
+  }
+
+  private static func finish(_ editor: LineEditor) {
+    if editor.isInteractive { Terminal.writeOut("\n") }
+  }
+
+  /// Evaluates one input; false when it is incomplete and needs more lines.
+  @discardableResult
+  static func evaluate(
+    _ file: SourceFile, in session: InteractiveSession, isFinal: Bool, reporter: DiagnosticReporter, timing: Bool
+  ) throws -> Bool {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let outcome = try Driver.backEnd(stackSize: Self.stackSize) { try session.evaluate(file, isFinal: isFinal) }
+    switch outcome {
+    case .incomplete:
+      return false
+    case .failed(let diagnostics):
+      _ = reporter.report(diagnostics, summary: false)
+    case .evaluated:
+      if timing {
+        let elapsed = clock.now - start
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        Terminal.writeError("(compiled and ran in \(String(format: "%.2f", milliseconds)) ms)\n")
+      }
+    }
+    return true
+  }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""REPL sessions through a real pseudo-terminal, as a person types them (pexpect).
+
+    repl_session.py TOOL SCENARIO
+
+Each scenario exits 0 when the REPL behaved, non-zero (with what it saw) otherwise.
+Run by Tests/EndToEndTests/InteractiveReplTests.swift.
+"""
+import os
+import sys
+import tempfile
+
+import pexpect
+
+TOOL = sys.argv[1]
+PROMPT = "ready> "
+CONTINUATION = "  ...> "
+STATE = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp()
+
+
+def spawn(color=False):
+    env = dict(os.environ, XDG_STATE_HOME=STATE, TERM="xterm")
+    env.pop("NO_COLOR", None)
+    if not color:
+        env["NO_COLOR"] = "1"
+    child = pexpect.spawn(TOOL, ["repl"], env=env, encoding="utf-8", timeout=20, dimensions=(24, 200))
+    child.expect_exact(PROMPT)
+    return child
+
+
+def line(child, text, expect):
+    child.sendline(text)
+    child.expect_exact(expect)
+    child.expect_exact(PROMPT)
+
+
+def define_and_call():
+    child = spawn()
+    child.sendline("def sq(x) x * x")
+    child.expect_exact(PROMPT)
+    line(child, "sq(12)", "144")
+
+
+def redefinition_reaches_earlier_callers():
+    child = spawn()
+    for text in ["def g(x) x + 1", "def f(x) g(x) * 2"]:
+        child.sendline(text)
+        child.expect_exact(PROMPT)
+    line(child, "f(1)", "4")
+    child.sendline("def g(x) x + 10")
+    child.expect_exact(PROMPT)
+    line(child, "f(1)", "22")
+
+
+def error_then_carry_on():
+    child = spawn()
+    line(child, "1 +* 2", "error: ")
+    line(child, "40 + 2", "42")
+
+
+def colour_on_a_terminal():
+    child = spawn(color=True)
+    line(child, "nosuch(1)", "\x1b[")
+
+
+def multi_line_definition():
+    child = spawn()
+    child.sendline("def tripled(x)")
+    child.expect_exact(CONTINUATION)
+    child.sendline("  x * 3")
+    child.expect_exact(PROMPT)
+    line(child, "tripled(14)", "42")
+
+
+def completion():
+    child = spawn()
+    child.sendline("def elephant(x) x + 1")
+    child.expect_exact(PROMPT)
+    child.send("eleph\t")
+    child.expect_exact("ant")  # what Tab added
+    # Had Tab not completed the name, this would be an unknown function 'eleph'.
+    line(child, "(41)", "42")
+
+
+def line_editing():
+    child = spawn()
+    # Left arrow twice, then insert: "1+2" becomes "1+92"... typed as a person would.
+    child.send("10+2")
+    child.send("\x1b[D")  # left arrow
+    child.send("3")  # 10+32
+    child.send("\x01")  # Ctrl-A: start of line
+    child.send("2")  # 210+32
+    line(child, "", "242")
+
+
+def history_across_sessions():
+    child = spawn()
+    line(child, "1234 + 1", "1235")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child = spawn()
+    child.send("\x1b[A")  # up arrow: the last input of the previous session
+    line(child, "", "1235")
+
+
+def ctrl_d_exits_cleanly():
+    child = spawn()
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, f"exit status {child.exitstatus}"
+
+
+def meta_commands():
+    child = spawn()
+    child.sendline("def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)")
+    child.expect_exact(PROMPT)
+    line(child, ":type fib", "def fib(n)    # defined at <repl>:1:5")
+    line(child, ":ir fib", "define double @fib.")
+    line(child, ":asm fib", "fib.")
+    line(child, ":defs", "def fib(n)")
+    line(child, ":ast 1 + 2 * 3", "1   *_")
+    child.sendline(":quit")
+    child.expect(pexpect.EOF)
+
+
+def unwritable_history():
+    # STATE is a regular file: the history directory cannot be made.
+    child = spawn()
+    child.sendline("6 * 7")
+    child.expect_exact("42")
+    child.expect_exact("warning: cannot write the history file")
+    line(child, "1 + 1", "2")
+
+
+if __name__ == "__main__":
+    scenario = globals()[sys.argv[2]]
+    try:
+        scenario()
+    except (pexpect.TIMEOUT, pexpect.EOF, AssertionError) as error:
+        print(f"{sys.argv[2]} failed: {type(error).__name__} {error}")
+        sys.exit(1)
