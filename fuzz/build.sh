@@ -11,18 +11,8 @@ out=.build/fuzz
 mkdir -p "$out/runtime"
 flags="-O -g -sanitize=fuzzer,address -enforce-exclusivity=unchecked"
 
-# shellcheck disable=SC2046,SC2086
-swiftc $flags -parse-as-library -emit-library -static -module-name KaleidoscopeFrontend \
-  -emit-module-path "$out/KaleidoscopeFrontend.swiftmodule" \
-  $(find Sources/KaleidoscopeFrontend -name '*.swift' | sort) -o "$out/libKaleidoscopeFrontend.a"
-
-# shellcheck disable=SC2086
-swiftc $flags -parse-as-library -module-name FrontendFuzzer -I "$out" \
-  fuzz/FrontendFuzzer.swift "$out/libKaleidoscopeFrontend.a" -o "$out/frontend-fuzzer" 2>&1 |
-  grep -v "Cannot export local symbol" || true
-
 # The C runtime, and a module map for it (SwiftPM makes one for the package build).
-for source in runtime runtime_source; do
+for source in runtime runtime_source stack; do
   clang -std=gnu2x -O2 -fsanitize=address -ISources/KaleidoscopeRuntime/include \
     -c "Sources/KaleidoscopeRuntime/$source.c" -o "$out/runtime/$source.o"
 done
@@ -32,12 +22,23 @@ module KaleidoscopeRuntime {
   export *
 }
 MAP
+runtime="$out/runtime/runtime.o $out/runtime/runtime_source.o $out/runtime/stack.o"
+
+# shellcheck disable=SC2046,SC2086
+swiftc $flags -parse-as-library -emit-library -static -module-name KaleidoscopeFrontend -I "$out/runtime" \
+  -emit-module-path "$out/KaleidoscopeFrontend.swiftmodule" \
+  $(find Sources/KaleidoscopeFrontend -name '*.swift' | sort) -o "$out/libKaleidoscopeFrontend.a"
+
+# shellcheck disable=SC2086
+swiftc $flags -parse-as-library -module-name FrontendFuzzer -I "$out" -I "$out/runtime" \
+  fuzz/FrontendFuzzer.swift "$out/libKaleidoscopeFrontend.a" $runtime -o "$out/frontend-fuzzer" 2>&1 |
+  grep -v "Cannot export local symbol" || true
 
 # shellcheck disable=SC2046,SC2086
 swiftc $flags -parse-as-library -module-name IRGenFuzzer -I "$out" -I "$out/runtime" -I Sources/CLLVM \
   -Xcc -I/usr/lib/llvm-19/include \
   $(find Sources/KaleidoscopeBackend -name '*.swift' | sort) fuzz/IRGenFuzzer.swift \
-  "$out/libKaleidoscopeFrontend.a" "$out/runtime/runtime.o" "$out/runtime/runtime_source.o" \
+  "$out/libKaleidoscopeFrontend.a" $runtime \
   -L/usr/lib/llvm-19/lib -lLLVM-19 -lm -Xlinker -rpath -Xlinker /usr/lib/llvm-19/lib \
   -o "$out/irgen-fuzzer" 2>&1 | grep -v "Cannot export local symbol" || true
 

@@ -1,3 +1,5 @@
+import KaleidoscopeRuntime
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -84,11 +86,9 @@ public final class Interpreter {
     try result.get()
   }
 
-  /// An address in the current stack frame.
-  @inline(never)
+  /// Where the machine stack is now (see `ks_stack_address`).
   private static func stackPointer() -> UInt {
-    var marker: UInt8 = 0
-    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    UInt(bitPattern: ks_stack_address())
   }
 
   // MARK: - Bodies and calls

@@ -28,6 +28,11 @@ void ks_runtime_init(void);
  * message has been printed), for the REPL, which carries on. */
 int ks_run_protected(void (*entry)(void));
 
+/* The address of the caller's frame on the machine stack. Unlike the address of a Swift
+ * local, which AddressSanitizer may move to a heap "fake stack", this is where the stack
+ * really is: the interpreter's overflow check measures with it. */
+const void *ks_stack_address(void);
+
 /* The text of runtime.c, for compiling it into executables. */
 const char *ks_runtime_source(void);
 
