@@ -119,6 +119,34 @@ void ks_runtime_init(void) {
   for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) sigaction(signals[i], &action, NULL);
 }
 
+/* Ctrl-C in the REPL: inside ks_run_protected it stops the running code (Kaleidoscope
+ * programs have no global state to leave inconsistent); elsewhere it is recorded for the
+ * line editor, whose read it interrupts (no SA_RESTART). */
+static volatile sig_atomic_t ks_interrupted;
+
+static void ks_on_interrupt(int signal) {
+  (void)signal;
+  if (ks_protected) {
+    ks_error("interrupted\n");
+    siglongjmp(ks_recovery, 1);
+  }
+  ks_interrupted = 1;
+}
+
+void ks_catch_interrupts(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = ks_on_interrupt;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, NULL);
+}
+
+int ks_take_interrupt(void) {
+  int interrupted = ks_interrupted;
+  ks_interrupted = 0;
+  return interrupted;
+}
+
 int ks_run_protected(void (*entry)(void)) {
   ks_runtime_init();
   if (sigsetjmp(ks_recovery, 1)) {

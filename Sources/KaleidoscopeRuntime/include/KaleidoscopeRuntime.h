@@ -28,6 +28,12 @@ void ks_runtime_init(void);
  * message has been printed), for the REPL, which carries on. */
 int ks_run_protected(void (*entry)(void));
 
+/* Makes SIGINT (Ctrl-C) stop code running under ks_run_protected, with the message
+ * "interrupted", or else be recorded for ks_take_interrupt. For the REPL. */
+void ks_catch_interrupts(void);
+/* Whether SIGINT arrived since the last call (outside running code); clears it. */
+int ks_take_interrupt(void);
+
 /* The address of the caller's frame on the machine stack. Unlike the address of a Swift
  * local, which AddressSanitizer may move to a heap "fake stack", this is where the stack
  * really is: the interpreter's overflow check measures with it. */

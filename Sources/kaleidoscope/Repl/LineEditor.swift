@@ -1,4 +1,5 @@
 @preconcurrency import CEditLine
+import KaleidoscopeRuntime
 
 #if canImport(Glibc)
   import Glibc
@@ -33,16 +34,33 @@ final class LineEditor {
         return strdup(next)
       }
     }
+    // Ctrl-C is ours: it cancels the line being typed (the read is interrupted) or stops
+    // the running code (see ReplCommand.evaluate), never the REPL.
+    rl_catch_signals = 0
+    ks_catch_interrupts()
     stifle_history(1000)
     if let historyPath { History.load(historyPath) }
   }
 
-  /// The next line without its newline, or nil at the end of input (Ctrl-D).
-  func readLine(prompt: String) -> String? {
-    guard isInteractive else { return Swift.readLine(strippingNewline: true) }
-    guard let line = CEditLine.readline(prompt) else { return nil }
+  /// What reading a line gave.
+  enum Input {
+    case line(String)
+    /// Ctrl-C: the line being typed is abandoned.
+    case interrupted
+    /// Ctrl-D on an empty line, or the end of the input.
+    case end
+  }
+
+  /// The next line, without its newline.
+  func read(prompt: String) -> Input {
+    guard isInteractive else { return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end }
+    _ = ks_take_interrupt()
+    guard let line = CEditLine.readline(prompt) else {
+      return ks_take_interrupt() != 0 ? .interrupted : .end
+    }
     defer { free(line) }
-    return String(cString: line)
+    if ks_take_interrupt() != 0 { return .interrupted }
+    return .line(String(cString: line))
   }
 
   /// Records a complete input in the history (and the history file).

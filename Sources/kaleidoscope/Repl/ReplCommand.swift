@@ -24,7 +24,8 @@ struct ReplCommand: ParsableCommand {
       search), Tab completes keywords, functions and commands, and the history is kept in
       $XDG_STATE_HOME/kaleidoscope/history (~/.local/state/kaleidoscope/history). Commands
       start with a colon: :help lists them (:defs, :type, :ir, :asm, :ast, :tokens, :time,
-      :load, :reset, :opt, :quit). Ctrl-D on an empty line leaves.
+      :load, :reset, :opt, :quit). Ctrl-C cancels the line being typed, or stops the code
+      that is running and keeps every definition; Ctrl-D on an empty line leaves.
 
       Examples:
         kaleidoscope repl
@@ -57,9 +58,17 @@ struct ReplCommand: ParsableCommand {
       try evaluate(file, in: session, isFinal: true, reporter: reporter, timing: false)
     }
     var pending = ""
-    while true {
+    reading: while true {
       LineEditor.completions = keywords + MetaCommands.names + commands.session.symbols.map(\.spelling)
-      guard let line = editor.readLine(prompt: pending.isEmpty ? "ready> " : "  ...> ") else { break }
+      let line: String
+      switch editor.read(prompt: pending.isEmpty ? "ready> " : "  ...> ") {
+      case .end: break reading
+      case .interrupted:
+        Terminal.writeOut("^C\n")
+        pending = ""
+        continue
+      case .line(let text): line = text
+      }
       if pending.isEmpty && line.trimmingCharacters(in: .whitespaces).hasPrefix(":") {
         editor.remember(line)
         let current = commands.session
@@ -102,7 +111,17 @@ struct ReplCommand: ParsableCommand {
   ) throws -> Bool {
     let clock = ContinuousClock()
     let start = clock.now
-    let outcome = try Driver.backEnd(stackSize: Self.stackSize) { try session.evaluate(file, isFinal: isFinal) }
+    // Ctrl-C during an evaluation must reach the thread running it (the runtime jumps out
+    // of the running code there), so this thread blocks SIGINT meanwhile.
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    pthread_sigmask(SIG_BLOCK, &interrupt, nil)
+    defer { pthread_sigmask(SIG_UNBLOCK, &interrupt, nil) }
+    let outcome = try Driver.backEnd(stackSize: Self.stackSize) {
+      pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+      return try session.evaluate(file, isFinal: isFinal)
+    }
     switch outcome {
     case .incomplete:
       return false
