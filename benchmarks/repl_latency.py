@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""REPL latency (issue 6): from Enter to the printed value, through a pseudo-terminal, as a
+person sees it, for a small expression and for a new 20-line definition, at -O2.
+
+Usage: benchmarks/repl_latency.py [--repeat N]     (from the repository root; build release first)
+
+The time includes the pseudo-terminal round trip (pexpect polls the terminal); the
+REPL's own figure, `:time on`, is printed alongside for the same inputs.
+"""
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+
+import pexpect
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.path.join(ROOT, ".build/release/kaleidoscope")
+REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 30
+PROMPT = "ready> "
+
+
+def definition(index):
+    lines = [f"def body{index}(x)", "  var a = x, b = 1, c = 2 in ("]
+    for step in range(17):
+        lines.append(f"    a = a * 1.0001 + b - c / (x + {step + 1}) :")
+    lines.append("    a)")
+    return lines
+
+
+def main():
+    env = dict(os.environ, NO_COLOR="1", XDG_STATE_HOME=tempfile.mkdtemp())
+    child = pexpect.spawn(TOOL, ["repl", "-O2"], env=env, encoding="utf-8", timeout=30)
+    child.expect_exact(PROMPT)
+    time.sleep(0.3)
+    child.sendline("def binary : 1 (x y) y")
+    child.expect_exact(PROMPT)
+    child.sendline(":time on")
+    child.expect_exact(PROMPT)
+
+    expression, expression_internal = [], []
+    for index in range(REPEAT):
+        start = time.perf_counter()
+        child.sendline(f"{index} + 2 * 3")
+        child.expect_exact(f"{index + 6}\r\n")
+        expression.append(time.perf_counter() - start)
+        child.expect(r"in ([0-9.]+) ms")
+        expression_internal.append(float(child.match.group(1)) / 1000)
+        child.expect_exact(PROMPT)
+
+    define, define_internal = [], []
+    for index in range(REPEAT):
+        lines = definition(index)
+        for text in lines[:-1]:
+            child.sendline(text)
+            child.expect_exact("  ...> ")
+        start = time.perf_counter()
+        child.sendline(lines[-1])
+        child.expect(r"in ([0-9.]+) ms")
+        define.append(time.perf_counter() - start)
+        define_internal.append(float(child.match.group(1)) / 1000)
+        child.expect_exact(PROMPT)
+
+    child.sendeof()
+    for name, seen, internal, target in [
+        ("small expression", expression, expression_internal, 5),
+        ("20-line definition", define, define_internal, 20),
+    ]:
+        print(
+            f"{name:<20} Enter to output: median {statistics.median(seen) * 1000:6.2f} ms"
+            f"  (in the REPL: {statistics.median(internal) * 1000:6.2f} ms)   target < {target} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
