@@ -9,7 +9,10 @@ same run:
   native    (issue 4) executables from `kaleidoscope build -O2`: fib(40), the loop and a
             one-line program's start-up, against the clang -O2 C twins
 
-Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|native]
+  interpreter  (issue 5) fib(30) by the reference interpreter against the JIT (both
+            `kaleidoscope run`, whole process)
+
+Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|native|interpreter]
        (from the repository root; builds the release binary first)
 """
 import os
@@ -82,6 +85,11 @@ def main():
             subprocess.run([TOOL, "build", "-O2", os.path.join(TWINS, f"{name}.ks"), "-o", binary], check=True)
             ours, c = best_pair([binary], [twins[name]])
             report(f"built {name}", ours, c, "clang -O2 C twin")
+
+    if wanted("interpreter"):
+        fib30 = os.path.join(TWINS, "fib30.ks")
+        interpreted, jitted = best_pair([TOOL, "run", "--engine", "interpreter", fib30], [TOOL, "run", fib30])
+        report("interpreter fib(30)", interpreted, jitted, "JIT -O2")
 
     if not wanted("compile"):
         return

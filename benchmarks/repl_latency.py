@@ -33,6 +33,7 @@ def definition(index):
 def main():
     env = dict(os.environ, NO_COLOR="1", XDG_STATE_HOME=tempfile.mkdtemp())
     child = pexpect.spawn(TOOL, ["repl", "-O2"], env=env, encoding="utf-8", timeout=30)
+    child.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
     child.expect_exact(PROMPT)
     time.sleep(0.3)
     child.sendline("def binary : 1 (x y) y")
