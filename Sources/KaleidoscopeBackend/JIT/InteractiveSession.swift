@@ -32,6 +32,8 @@ public final class InteractiveSession {
   /// Which names have a slot defined in the JIT.
   private var slots: Set<String> = []
   private var definitionCount = 0
+  /// How long the last input's expressions ran (the rest of `evaluate` is compiling).
+  public private(set) var lastRunTime: Duration = .zero
   /// The optimised IR of the input that last defined each function (the REPL's `:ir`).
   private var definitionIR: [String: String] = [:]
   private var expressionCount = 0
@@ -88,6 +90,7 @@ public final class InteractiveSession {
     functions = checked.program.functions
     try addDefinitions(of: checked.program)
     var faulted = false
+    lastRunTime = .zero
     for body in checked.program.topLevelBodies where !faulted {
       faulted = try run(body, of: checked.program)
     }
@@ -144,7 +147,10 @@ public final class InteractiveSession {
     try jit.add(module, context: context, tracker: tracker)
     let address = try jit.address(of: name)
     let entry = unsafeBitCast(UInt(address), to: (@convention(c) () -> Void).self)
+    let clock = ContinuousClock()
+    let start = clock.now
     let faulted = ks_run_protected(entry) != 0
+    lastRunTime += clock.now - start
     try tracker.remove()
     return faulted
   }

@@ -104,6 +104,11 @@ struct ReplCommand: ParsableCommand {
     if editor.isInteractive { Terminal.writeOut("\n") }
   }
 
+  private static func milliseconds(_ duration: Duration) -> String {
+    let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    return String(format: "%.2f", value)
+  }
+
   /// Evaluates one input; false when it is incomplete and needs more lines.
   @discardableResult
   static func evaluate(
@@ -129,9 +134,9 @@ struct ReplCommand: ParsableCommand {
       _ = reporter.report(diagnostics, summary: false)
     case .evaluated:
       if timing {
-        let elapsed = clock.now - start
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        Terminal.writeError("(compiled and ran in \(String(format: "%.2f", milliseconds)) ms)\n")
+        let run = session.lastRunTime
+        let compile = clock.now - start - run
+        Terminal.writeError("(compile \(milliseconds(compile)) ms, run \(milliseconds(run)) ms)\n")
       }
     }
     return true
