@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
 
@@ -37,9 +39,9 @@ struct MetaCommands {
   let evaluate: (SourceFile) throws -> Void
 
   mutating func run(_ line: String) throws -> Effect {
-    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    let trimmed = line.trimmed
     let command = String(trimmed.prefix { !$0.isWhitespace })
-    let argument = trimmed.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
+    let argument = trimmed.dropFirst(command.count).trimmed
     switch command {
     case ":help", ":h", ":?": Terminal.writeOut(Self.help)
     case ":quit", ":q", ":exit": return .quit
@@ -122,9 +124,18 @@ struct MetaCommands {
 
   private func load(_ path: String) throws {
     guard !path.isEmpty else { return Terminal.writeError("error: usage: :load FILE\n") }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      return Terminal.writeError("error: cannot read '\(path)'\n")
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      return Terminal.writeError("error: cannot open '\(path)': \(String(cString: strerror(errno)))\n")
     }
-    try evaluate(SourceFile(name: path, bytes: [UInt8](data)))
+    defer { close(descriptor) }
+    try evaluate(SourceFile(name: path, bytes: SourceLoader.readAll(descriptor)))
+  }
+}
+
+extension StringProtocol {
+  /// Without leading and trailing blanks (the REPL avoids Foundation, which costs start-up).
+  var trimmed: String {
+    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
   }
 }

@@ -2,7 +2,6 @@
   import Glibc
 #endif
 import ArgumentParser
-import Foundation
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
 import KaleidoscopeRuntime
@@ -69,7 +68,7 @@ struct ReplCommand: ParsableCommand {
         continue
       case .line(let text): line = text
       }
-      if pending.isEmpty && line.trimmingCharacters(in: .whitespaces).hasPrefix(":") {
+      if pending.isEmpty && line.trimmed.hasPrefix(":") {
         editor.remember(line)
         let current = commands.session
         commands = MetaCommands(session: current, reporter: reporter, timing: commands.timing) { file in
@@ -106,7 +105,9 @@ struct ReplCommand: ParsableCommand {
 
   private static func milliseconds(_ duration: Duration) -> String {
     let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    return String(format: "%.2f", value)
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
   }
 
   /// Evaluates one input; false when it is incomplete and needs more lines.
