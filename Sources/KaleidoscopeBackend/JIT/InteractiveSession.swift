@@ -142,7 +142,9 @@ public final class InteractiveSession {
     let generator = makeGenerator(program, module, [:])
     let value = generator.emitTopLevel(body, name: "\(name).value", isInternal: true)
     generator.emitEntry(calling: [value], name: name)
-    try finish(module)
+    // An expression runs once: unless it loops, optimising it costs more than it saves
+    // (the functions it calls are optimised already). This keeps Enter-to-value short.
+    try finish(module, optimizing: Self.containsLoop(body.body, in: program.tree))
     let tracker = jit.makeResourceTracker()
     try jit.add(module, context: context, tracker: tracker)
     let address = try jit.address(of: name)
@@ -164,8 +166,28 @@ public final class InteractiveSession {
       unresolved: unresolved)
   }
 
-  private func finish(_ module: Module) throws {
+  private func finish(_ module: Module, optimizing: Bool = true) throws {
     try module.verify()
-    if optimization != .none { try module.optimize(level: optimization, for: jit.machine) }
+    if optimizing && optimization != .none { try module.optimize(level: optimization, for: jit.machine) }
+  }
+
+  /// Whether the expression has a `for` loop anywhere in it.
+  static func containsLoop(_ root: ExprID, in tree: SyntaxTree) -> Bool {
+    var work = [root]
+    while let id = work.popLast() {
+      switch tree[id] {
+      case .forLoop: return true
+      case .number, .variable, .error: break
+      case .unary(_, let operand): work.append(operand)
+      case .binary(_, let lhs, let rhs): work += [lhs, rhs]
+      case .assign(_, let value): work.append(value)
+      case .call(_, let list): work += tree.arguments(list)
+      case .ifElse(let condition, let then, let otherwise): work += [condition, then, otherwise]
+      case .varIn(let index):
+        let varIn = tree.varIn(index)
+        work += varIn.bindings.compactMap(\.initializer) + [varIn.body]
+      }
+    }
+    return false
   }
 }
