@@ -54,11 +54,7 @@ public final class InteractiveSession {
 
   /// The spelling of a symbol's prototype: `fib(n)`, `binary| 5 (a b)`.
   public func signature(of symbol: FunctionSymbol) -> String {
-    let parameters = symbol.prototype.parameters.map { names[$0.name] }.joined(separator: " ")
-    switch symbol.prototype.kind {
-    case .function, .unaryOperator: return "\(symbol.spelling)(\(parameters))"
-    case .binaryOperator(_, let precedence): return "\(symbol.spelling) \(precedence) (\(parameters))"
-    }
+    symbol.prototype.spelling(names: names)
   }
 
   /// Parses `text` with the operators defined so far (the REPL's `:ast`).

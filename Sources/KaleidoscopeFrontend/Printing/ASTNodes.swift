@@ -22,13 +22,7 @@ struct ASTNode {
 extension SyntaxTree {
   /// The spelling of a prototype: `fib(n)`, `unary!(v)`, `binary| 5 (a b)`.
   public func describe(_ prototype: Prototype) -> String {
-    let parameters = prototype.parameters.map { text($0.name) }.joined(separator: " ")
-    switch prototype.kind {
-    case .function, .unaryOperator:
-      return "\(text(prototype.name))(\(parameters))"
-    case .binaryOperator(_, let precedence):
-      return "\(text(prototype.name)) \(precedence) (\(parameters))"
-    }
+    prototype.spelling(names: names)
   }
 
   /// The source text of a node's main token (a literal as written, a name, an operator).
@@ -78,6 +72,20 @@ extension SyntaxTree {
     case .varIn(let index):
       let varIn = varIn(index)
       return varIn.bindings.map { ASTNode(.binding($0)) } + [ASTNode(.expr(varIn.body), role: "body")]
+    }
+  }
+}
+
+extension Prototype {
+  /// How the prototype is written, with names spelled by `names`: `fib(n)`, `unary!(v)`,
+  /// `binary| 5 (a b)`.
+  public func spelling(names: NameTable) -> String {
+    let parameters = self.parameters.map { names[$0.name] }.joined(separator: " ")
+    switch kind {
+    case .function, .unaryOperator:
+      return "\(names[name])(\(parameters))"
+    case .binaryOperator(_, let precedence):
+      return "\(names[name]) \(precedence) (\(parameters))"
     }
   }
 }

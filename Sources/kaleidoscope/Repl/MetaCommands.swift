@@ -11,7 +11,6 @@ struct MetaCommands {
   enum Effect {
     case proceed
     case quit
-    case replaceSession(InteractiveSession)
   }
 
   static let help = """
@@ -32,11 +31,10 @@ struct MetaCommands {
 
   static let names = [":help", ":quit", ":defs", ":type", ":info", ":ir", ":asm", ":ast", ":tokens", ":time", ":load", ":reset", ":opt"]
 
+  /// The session every input goes to; `:reset` replaces it.
   var session: InteractiveSession
   let reporter: DiagnosticReporter
   var timing = false
-  /// Runs a file's text as one input (provided by the REPL loop, which owns evaluation).
-  let evaluate: (SourceFile) throws -> Void
 
   mutating func run(_ line: String) throws -> Effect {
     let trimmed = line.trimmed
@@ -58,8 +56,8 @@ struct MetaCommands {
       timing = argument == "on"
     case ":load": try load(argument)
     case ":reset":
-      return .replaceSession(
-        try Driver.backEnd { try InteractiveSession(optimization: session.optimization, options: session.options) })
+      let (optimization, options) = (session.optimization, session.options)
+      session = try Driver.backEnd { try InteractiveSession(optimization: optimization, options: options) }
     case ":opt":
       guard let level = Int(argument).flatMap(OptimizationLevel.init(rawValue:)) else {
         return usage("usage: :opt 0|1|2|3")
@@ -129,7 +127,8 @@ struct MetaCommands {
       return Terminal.writeError("error: cannot open '\(path)': \(String(cString: strerror(errno)))\n")
     }
     defer { close(descriptor) }
-    try evaluate(SourceFile(name: path, bytes: SourceLoader.readAll(descriptor)))
+    let file = SourceFile(name: path, bytes: SourceLoader.readAll(descriptor))
+    try ReplCommand.evaluate(file, in: session, isFinal: true, reporter: reporter, timing: false)
   }
 }
 

@@ -53,9 +53,7 @@ struct ReplCommand: ParsableCommand {
     let session = try Driver.backEnd { try InteractiveSession(optimization: optimization, options: options) }
     let editor = LineEditor(interactive: Terminal.isTerminal(STDIN_FILENO))
     let reporter = DiagnosticReporter(color: color)
-    var commands = MetaCommands(session: session, reporter: reporter) { file in
-      try evaluate(file, in: session, isFinal: true, reporter: reporter, timing: false)
-    }
+    var commands = MetaCommands(session: session, reporter: reporter)
     var pending = ""
     reading: while true {
       LineEditor.completions = keywords + MetaCommands.names + commands.session.symbols.map(\.spelling)
@@ -70,18 +68,9 @@ struct ReplCommand: ParsableCommand {
       }
       if pending.isEmpty && line.trimmed.hasPrefix(":") {
         editor.remember(line)
-        let current = commands.session
-        commands = MetaCommands(session: current, reporter: reporter, timing: commands.timing) { file in
-          try evaluate(file, in: current, isFinal: true, reporter: reporter, timing: false)
-        }
         switch try commands.run(line) {
         case .proceed: continue
         case .quit: return finish(editor)
-        case .replaceSession(let fresh):
-          commands = MetaCommands(session: fresh, reporter: reporter, timing: commands.timing) { file in
-            try evaluate(file, in: fresh, isFinal: true, reporter: reporter, timing: false)
-          }
-          continue
         }
       }
       let isBlank = line.allSatisfy(\.isWhitespace)

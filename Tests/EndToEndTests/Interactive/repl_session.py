@@ -32,6 +32,14 @@ def spawn(color=False):
     return child
 
 
+def quit_with_ctrl_d(child):
+    """Ctrl-D on an empty line ends the session with status 0."""
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, f"exit status {child.exitstatus}"
+
+
 def line(child, text, expect):
     child.sendline(text)
     child.expect_exact(expect)
@@ -109,10 +117,7 @@ def history_across_sessions():
 
 def ctrl_d_exits_cleanly():
     child = spawn()
-    child.sendeof()
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, f"exit status {child.exitstatus}"
+    quit_with_ctrl_d(child)
 
 
 def meta_commands():
@@ -158,10 +163,7 @@ def ctrl_c_interrupts_a_running_loop():
     child.expect_exact(PROMPT)
     # Every definition survived.
     line(child, "double(21)", "42")
-    child.sendeof()
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, f"exit status {child.exitstatus}"
+    quit_with_ctrl_d(child)
 
 
 def unwritable_history():
