@@ -8,24 +8,71 @@
 //   KaleidoscopeBackend    the LLVM wrapper, IR generation, optimisation, JIT, object emission
 //   CEditLine              libedit, for the REPL's line editing and history (system library)
 //   kaleidoscope           the command-line tool: a thin layer of subcommands over the libraries
+import Foundation
 import PackageDescription
 
 /// Debian's llvm-19-dev has no pkg-config file, so the paths are spelled out here.
 let llvmInclude = "/usr/lib/llvm-19/include"
 let llvmLibrary = "/usr/lib/llvm-19/lib"
+let llvmConfig = "/usr/lib/llvm-19/bin/llvm-config"
 
 /// Every Swift target that imports CLLVM (directly or through the back end) needs the headers.
 let llvmSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-I\(llvmInclude)"])]
 
-/// Link libLLVM-19.so with an rpath, and export the executable's symbols so that the JIT's
-/// process-symbol generator finds the C library and libm through it.
-let llvmLinkerSettings: [LinkerSetting] = [
-  .unsafeFlags([
-    "-L\(llvmLibrary)", "-Xlinker", "-rpath", "-Xlinker", llvmLibrary, "-Xlinker", "--export-dynamic",
-  ]),
-  .linkedLibrary("LLVM-19"),
-  .linkedLibrary("m"),
-]
+/// The LLVM components the back end uses: the JIT, the optimiser, bitcode and textual IR, and
+/// every target (for `kaleidoscope build --target`).
+let llvmComponents = ["orcjit", "passes", "bitwriter", "irreader", "all-targets"]
+
+/// LLVM's static component libraries, as `llvm-config --link-static --libs` lists them.
+///
+/// Linking them instead of libLLVM-19.so keeps only the code the tool uses and, in an
+/// executable that is not position-independent, leaves the dynamic loader nothing to relocate:
+/// loading libLLVM-19.so (373,000 relocations) took most of the tool's start-up
+/// (docs/BENCHMARKS.md). When llvm-config is missing, the shared library is used instead.
+let llvmStaticLibraries: [String]? = {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: llvmConfig)
+  process.arguments = ["--link-static", "--libs"] + llvmComponents
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  guard (try? process.run()) != nil else { return nil }
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else { return nil }
+  let flags = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+  return flags.map { "\(llvmLibrary)/lib\($0.dropFirst(2)).a" }
+}()
+
+/// Links LLVM: its static libraries as one group (they refer to each other in cycles) plus
+/// the system libraries they need, or else libLLVM-19.so with an rpath.
+let llvmLinkerSettings: [LinkerSetting] = {
+  guard let archives = llvmStaticLibraries else {
+    return [
+      .unsafeFlags(["-L\(llvmLibrary)", "-Xlinker", "-rpath", "-Xlinker", llvmLibrary]),
+      .linkedLibrary("LLVM-19"),
+      .linkedLibrary("m"),
+    ]
+  }
+  let group = ["--start-group"] + archives + ["--end-group", "-l:libz.so.1", "-l:libzstd.so.1", "-lstdc++"]
+  return [.unsafeFlags(group.flatMap { ["-Xlinker", $0] }), .linkedLibrary("m")]
+}()
+
+/// The tool itself, in release builds: the Swift runtime linked in and no position-independent
+/// executable, so that starting it costs almost no dynamic relocation. `-static-stdlib` also
+/// exports the executable's own symbols (not its libraries'), which is how the JIT's
+/// process-symbol generator and the interpreter's `dlsym` find the runtime's `putchard` and
+/// `printd`; debug builds export them with `--export-dynamic`. FoundationEssentials (used by
+/// swift-argument-parser) needs its two helper libraries named when it is linked statically.
+let toolLinkerSettings: [LinkerSetting] =
+  llvmLinkerSettings + [
+    .unsafeFlags(
+      [
+        "-static-stdlib", "-Xclang-linker", "-no-pie",
+        "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
+      ], .when(configuration: .release)),
+    .unsafeFlags(["-Xlinker", "--export-dynamic"], .when(configuration: .debug)),
+  ]
 
 let package = Package(
   name: "Kaleidoscope",
@@ -68,7 +115,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: llvmSwiftSettings,
-      linkerSettings: llvmLinkerSettings
+      linkerSettings: toolLinkerSettings
     ),
     .testTarget(
       name: "FrontendTests",

@@ -3,8 +3,13 @@ import Testing
 
 /// Runs the built `kaleidoscope` binary, as a user would.
 enum Tool {
-  /// The test bundle sits next to the executable in `.build/<configuration>/`.
+  /// The test bundle sits next to the executable in `.build/<configuration>/`;
+  /// `KALEIDOSCOPE_TOOL` names another build of it (scripts/test.sh runs these tests against
+  /// the release build too, which is linked differently).
   static let executable: URL = {
+    if let path = ProcessInfo.processInfo.environment["KALEIDOSCOPE_TOOL"] {
+      return URL(fileURLWithPath: path)
+    }
     let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     return bundle.deletingLastPathComponent().appendingPathComponent("kaleidoscope")
   }()
