@@ -124,7 +124,7 @@ enum SExpression {
       return "(for \(tree.text(loop.variable)) " + parts.map { render($0, in: tree) }.joined(separator: " ") + ")"
     case .varIn(let index):
       let varIn = tree.varIn(index)
-      let bindings = varIn.bindings.map { binding in
+      let bindings = tree.bindings(of: varIn).map { binding in
         "(" + ([tree.text(binding.name)] + (binding.initializer.map { [render($0, in: tree)] } ?? [])).joined(separator: " ") + ")"
       }
       return "(var " + bindings.joined(separator: " ") + " \(render(varIn.body, in: tree)))"

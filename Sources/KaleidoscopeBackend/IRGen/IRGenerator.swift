@@ -149,7 +149,7 @@ final class IRGenerator {
     if isInternal { LLVMSetLinkage(value, LLVMInternalLinkage) }
     if let debugInfo {
       debugScope = debugInfo.subprogram(
-        for: value, name: name, linkageName: name, arity: 0, at: tree.range(of: body.body).start, isLocal: isInternal)
+        for: value, name: name, linkageName: name, arity: 0, at: tree.start(of: body.body), isLocal: isInternal)
     }
     emitFunction(value, body: body)
     return value
@@ -221,7 +221,7 @@ final class IRGenerator {
   /// limit; chains of binary operators are walked iteratively.
   private func emit(_ id: ExprID) -> LLVMValueRef {
     if let debugInfo, let debugScope {
-      LLVMSetCurrentDebugLocation2(builder.reference, debugInfo.location(at: tree.range(of: id).start, in: debugScope))
+      LLVMSetCurrentDebugLocation2(builder.reference, debugInfo.location(at: tree.start(of: id), in: debugScope))
     }
     switch tree[id] {
     case .number(let value):
@@ -247,7 +247,7 @@ final class IRGenerator {
       return emitFor(tree.forLoop(index), variable: locals[Int(program.loopVariable(of: id).index)])
     case .varIn(let index):
       let varIn = tree.varIn(index)
-      for (binding, local) in zip(varIn.bindings, program.bindingLocals(ofVarIn: index)) {
+      for (binding, local) in zip(tree.bindings(of: varIn), program.bindingLocals(of: varIn)) {
         let initial = binding.initializer.map { emit($0) } ?? LLVMConstReal(double, 0)
         LLVMBuildStore(builder.reference, initial, locals[Int(local.index)])
       }
@@ -270,7 +270,7 @@ final class IRGenerator {
       guard case .binary(let op, _, let rhs) = tree[node] else { continue }
       let right = emit(rhs)
       if let debugInfo, let debugScope {
-        LLVMSetCurrentDebugLocation2(builder.reference, debugInfo.location(at: tree.range(of: node).start, in: debugScope))
+        LLVMSetCurrentDebugLocation2(builder.reference, debugInfo.location(at: tree.start(of: node), in: debugScope))
       }
       value = emitBinary(op, value, right, at: node)
     }

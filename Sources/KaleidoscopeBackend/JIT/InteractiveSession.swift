@@ -181,7 +181,7 @@ public final class InteractiveSession {
       case .ifElse(let condition, let then, let otherwise): work += [condition, then, otherwise]
       case .varIn(let index):
         let varIn = tree.varIn(index)
-        work += varIn.bindings.compactMap(\.initializer) + [varIn.body]
+        work += tree.bindings(of: varIn).compactMap(\.initializer) + [varIn.body]
       }
     }
     return false

@@ -13,6 +13,15 @@ public struct ExprList: Hashable, Sendable {
   public let count: Int32
 }
 
+/// The expressions of an `ExprList`, read from the tree's list storage without copying.
+public struct ExprIDs: RandomAccessCollection, Sendable {
+  let storage: ArraySlice<Int32>
+
+  public var startIndex: Int { storage.startIndex }
+  public var endIndex: Int { storage.endIndex }
+  public subscript(position: Int) -> ExprID { ExprID(index: storage[position]) }
+}
+
 /// An expression node. Children are `ExprID`s into the same tree, so the tree is a flat
 /// array: building it allocates no node objects, and freeing it never recurses, however deep
 /// the program nests. Constructs with more parts keep them in side tables (`ForLoop`, `VarIn`).
@@ -49,10 +58,16 @@ public struct ForLoop: Sendable, Equatable {
   public var body: ExprID
 }
 
-/// The parts of a `var ... in` expression.
+/// The parts of a `var ... in` expression. Its bindings are a run of the tree's binding
+/// table: `SyntaxTree.bindings(of:)`.
 public struct VarIn: Sendable, Equatable {
-  public var bindings: [VarBinding]
+  /// The index of the first binding in the tree's binding table.
+  public var firstBinding: Int32
+  public var bindingCount: Int32
   public var body: ExprID
+
+  /// The indices of the bindings in the tree's binding table.
+  public var bindingIndices: Range<Int> { Int(firstBinding)..<Int(firstBinding + bindingCount) }
 }
 
 /// One `name = initializer` of a `var ... in`.
@@ -110,18 +125,28 @@ public enum Item: Sendable, Equatable {
 }
 
 /// A parsed source file: its items and the arena holding their expressions.
+///
+/// Expression nodes are stored column-wise, 13 bytes each: a kind byte, 8 bytes of operands
+/// and the offset of the node's main token (its end is found by lexing that token again when
+/// a diagnostic or a debug location needs it). Nodes are added children first, and every
+/// expression's root is the last node added while parsing it, so a node whose last child is
+/// parsed last (the right operand of an operator, the `else` branch) finds it just before
+/// itself and does not store it. `subscript(_:)` decodes a node into an `Expr`.
 public struct SyntaxTree: Sendable {
   public let file: SourceFile
   public internal(set) var items: [Item] = []
   public internal(set) var names: NameTable
 
-  private var nodes: [Expr] = []
-  /// The range of each node's main token: the literal, the name, the operator character, or
-  /// the keyword that starts it. Diagnostics and debug locations point there.
-  private var nodeRanges: [PackedRange] = []
-  private var lists: [ExprID] = []
+  private var kinds: [NodeKind] = []
+  private var operands: [NodeOperands] = []
+  /// The offset of each node's main token: the literal, the name, the operator character,
+  /// or the keyword that starts it. Diagnostics and debug locations point there.
+  private var starts: [UInt32] = []
+  /// Call arguments: for each call, its argument count, then its arguments.
+  private var lists: [Int32] = []
   private var forLoops: [ForLoop] = []
   private var varIns: [VarIn] = []
+  private var varBindings: [VarBinding] = []
 
   public init(file: SourceFile, names: NameTable = NameTable()) {
     self.file = file
@@ -129,65 +154,137 @@ public struct SyntaxTree: Sendable {
   }
 
   /// The number of expression nodes; IDs run from 0 to `exprCount - 1`.
-  public var exprCount: Int { nodes.count }
+  public var exprCount: Int { kinds.count }
 
-  public subscript(id: ExprID) -> Expr { nodes[Int(id.index)] }
+  public subscript(id: ExprID) -> Expr {
+    let index = Int(id.index)
+    let operands = operands[index]
+    let previous = ExprID(index: id.index - 1)
+    switch kinds[index] {
+    case .number: return .number(Double(bitPattern: operands.bits))
+    case .variable: return .variable(Name(index: operands.a))
+    case .unary: return .unary(op: UInt8(truncatingIfNeeded: operands.b), operand: previous)
+    case .binary: return .binary(op: UInt8(truncatingIfNeeded: operands.b), lhs: ExprID(index: operands.a), rhs: previous)
+    case .assign: return .assign(target: ExprID(index: operands.a), value: previous)
+    case .call:
+      let list = ExprList(start: operands.b + 1, count: lists[Int(operands.b)])
+      return .call(callee: Name(index: operands.a), arguments: list)
+    case .ifElse: return .ifElse(condition: ExprID(index: operands.a), then: ExprID(index: operands.b), else: previous)
+    case .forLoop: return .forLoop(operands.a)
+    case .varIn: return .varIn(operands.a)
+    case .error: return .error
+    }
+  }
+
+  /// The offset of the node's main token.
+  public func start(of id: ExprID) -> Int { Int(starts[Int(id.index)]) }
 
   /// The range of the node's main token.
-  public func range(of id: ExprID) -> SourceRange { nodeRanges[Int(id.index)].range }
+  public func range(of id: ExprID) -> SourceRange {
+    let start = start(of: id)
+    return SourceRange(start: start, end: Lexer.tokenEnd(in: file, at: start))
+  }
 
-  public func arguments(_ list: ExprList) -> ArraySlice<ExprID> {
-    lists[Int(list.start)..<Int(list.start + list.count)]
+  public func arguments(_ list: ExprList) -> ExprIDs {
+    ExprIDs(storage: lists[Int(list.start)..<Int(list.start + list.count)])
   }
 
   public func forLoop(_ index: Int32) -> ForLoop { forLoops[Int(index)] }
   public func varIn(_ index: Int32) -> VarIn { varIns[Int(index)] }
+
+  /// The bindings of a `var ... in`, in order.
+  public func bindings(of varIn: VarIn) -> ArraySlice<VarBinding> { varBindings[varIn.bindingIndices] }
+
+  /// How many `var` bindings the tree has (the size of its binding table).
+  public var bindingCount: Int { varBindings.count }
 
   /// The spelling of a name.
   public func text(_ name: Name) -> String { names[name] }
 
   // MARK: Building (used by the parser)
 
-  mutating func add(_ expr: Expr, at range: SourceRange) -> ExprID {
-    nodes.append(expr)
-    nodeRanges.append(PackedRange(range))
-    return ExprID(index: Int32(nodes.count - 1))
+  /// Adds a node. `lastChild` is the child that must have been added just before it.
+  private mutating func add(_ kind: NodeKind, _ operands: NodeOperands, at start: Int, lastChild: ExprID? = nil) -> ExprID {
+    assert(lastChild.map { Int($0.index) == kinds.count - 1 } ?? true, "children are added just before their parent")
+    kinds.append(kind)
+    self.operands.append(operands)
+    starts.append(UInt32(truncatingIfNeeded: start))
+    return ExprID(index: Int32(kinds.count - 1))
   }
 
-  mutating func addList(_ ids: [ExprID]) -> ExprList {
-    let start = Int32(lists.count)
-    lists.append(contentsOf: ids)
-    return ExprList(start: start, count: Int32(ids.count))
+  mutating func addNumber(_ value: Double, at start: Int) -> ExprID {
+    add(.number, NodeOperands(bits: value.bitPattern), at: start)
   }
 
-  mutating func addForLoop(_ loop: ForLoop, at range: SourceRange) -> ExprID {
+  mutating func addVariable(_ name: Name, at start: Int) -> ExprID {
+    add(.variable, NodeOperands(a: name.index, b: 0), at: start)
+  }
+
+  mutating func addUnary(_ op: UInt8, operand: ExprID, at start: Int) -> ExprID {
+    add(.unary, NodeOperands(a: 0, b: Int32(op)), at: start, lastChild: operand)
+  }
+
+  mutating func addBinary(_ op: UInt8, lhs: ExprID, rhs: ExprID, at start: Int) -> ExprID {
+    add(.binary, NodeOperands(a: lhs.index, b: Int32(op)), at: start, lastChild: rhs)
+  }
+
+  mutating func addAssign(target: ExprID, value: ExprID, at start: Int) -> ExprID {
+    add(.assign, NodeOperands(a: target.index, b: 0), at: start, lastChild: value)
+  }
+
+  mutating func addCall(_ callee: Name, arguments: ArraySlice<ExprID>, at start: Int) -> ExprID {
+    let list = Int32(lists.count)
+    lists.append(Int32(arguments.count))
+    for argument in arguments { lists.append(argument.index) }
+    return add(.call, NodeOperands(a: callee.index, b: list), at: start)
+  }
+
+  mutating func addIf(condition: ExprID, then: ExprID, else otherwise: ExprID, at start: Int) -> ExprID {
+    add(.ifElse, NodeOperands(a: condition.index, b: then.index), at: start, lastChild: otherwise)
+  }
+
+  mutating func addForLoop(_ loop: ForLoop, at start: Int) -> ExprID {
     forLoops.append(loop)
-    return add(.forLoop(Int32(forLoops.count - 1)), at: range)
+    return add(.forLoop, NodeOperands(a: Int32(forLoops.count - 1), b: 0), at: start)
   }
 
-  mutating func addVarIn(_ varIn: VarIn, at range: SourceRange) -> ExprID {
+  mutating func addVarIn(_ bindings: ArraySlice<VarBinding>, body: ExprID, at start: Int) -> ExprID {
+    let varIn = VarIn(firstBinding: Int32(varBindings.count), bindingCount: Int32(bindings.count), body: body)
+    varBindings.append(contentsOf: bindings)
     varIns.append(varIn)
-    return add(.varIn(Int32(varIns.count - 1)), at: range)
+    return add(.varIn, NodeOperands(a: Int32(varIns.count - 1), b: 0), at: start)
   }
 
+  mutating func addError(at start: Int) -> ExprID {
+    add(.error, NodeOperands(a: 0, b: 0), at: start)
+  }
+
+  /// Reserves room for the nodes of a source of `sourceBytes` bytes. A node has a token of
+  /// its own, so there are at most as many nodes as bytes; reserving that many leaves the
+  /// arrays' pages untouched until used, and the arrays are never copied to grow.
   mutating func reserveCapacity(sourceBytes: Int) {
-    // About one node per four bytes of typical source.
-    nodes.reserveCapacity(sourceBytes / 4)
-    nodeRanges.reserveCapacity(sourceBytes / 4)
+    kinds.reserveCapacity(sourceBytes + 1)
+    operands.reserveCapacity(sourceBytes + 1)
+    starts.reserveCapacity(sourceBytes + 1)
   }
 }
 
-/// A source range stored in 8 bytes; source files are limited to 2 GiB.
-struct PackedRange: Sendable {
-  var start: UInt32
-  var end: UInt32
+/// How a node is stored.
+private enum NodeKind: UInt8 {
+  case number, variable, unary, binary, assign, call, ifElse, forLoop, varIn, error
+}
 
-  init(_ range: SourceRange) {
-    start = UInt32(truncatingIfNeeded: range.start)
-    end = UInt32(truncatingIfNeeded: range.end)
+/// A node's operands: two 32-bit fields, or the 64 bits of a literal's value.
+private struct NodeOperands {
+  var bits: UInt64
+
+  init(bits: UInt64) { self.bits = bits }
+  init(a: Int32, b: Int32) {
+    bits = UInt64(UInt32(bitPattern: a)) | UInt64(UInt32(bitPattern: b)) << 32
   }
 
-  var range: SourceRange { SourceRange(start: Int(start), end: Int(end)) }
+  var a: Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: bits)) }
+  var b: Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: bits >> 32)) }
 }
 
 extension SyntaxTree {

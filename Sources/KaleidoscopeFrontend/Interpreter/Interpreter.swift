@@ -166,7 +166,7 @@ public final class Interpreter {
       return 0
     case .varIn(let index):
       let varIn = tree.varIn(index)
-      for (binding, local) in zip(varIn.bindings, program.bindingLocals(ofVarIn: index)) {
+      for (binding, local) in zip(tree.bindings(of: varIn), program.bindingLocals(of: varIn)) {
         let initial = try binding.initializer.map { try evaluate($0) } ?? 0
         slots[base + Int(local.index)] = initial
       }

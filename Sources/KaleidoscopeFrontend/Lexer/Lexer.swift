@@ -173,27 +173,35 @@ public struct Lexer: Sendable {
     isIdentifierStart(byte) || isDigit(byte)
   }
 
-  /// The keyword spelled by `text`, if any.
+  /// The keyword spelled by `text`, if any: a switch on the length and the first byte, then
+  /// the remaining bytes compared directly.
   static func keyword(_ text: ArraySlice<UInt8>) -> TokenKind? {
-    switch text.count {
-    case 2:
-      if text.elementsEqual("if".utf8) { return .keywordIf }
-      if text.elementsEqual("in".utf8) { return .keywordIn }
-    case 3:
-      if text.elementsEqual("def".utf8) { return .keywordDef }
-      if text.elementsEqual("for".utf8) { return .keywordFor }
-      if text.elementsEqual("var".utf8) { return .keywordVar }
-    case 4:
-      if text.elementsEqual("then".utf8) { return .keywordThen }
-      if text.elementsEqual("else".utf8) { return .keywordElse }
-    case 5:
-      if text.elementsEqual("unary".utf8) { return .keywordUnary }
-    case 6:
-      if text.elementsEqual("extern".utf8) { return .keywordExtern }
-      if text.elementsEqual("binary".utf8) { return .keywordBinary }
-    default:
-      break
+    let i = text.startIndex
+    let candidate: (TokenKind, StaticString)
+    switch (text.count, text[i]) {
+    case (2, UInt8(ascii: "i")):
+      if text[i + 1] == UInt8(ascii: "f") { return .keywordIf }
+      return text[i + 1] == UInt8(ascii: "n") ? .keywordIn : nil
+    case (3, UInt8(ascii: "d")): candidate = (.keywordDef, "def")
+    case (3, UInt8(ascii: "f")): candidate = (.keywordFor, "for")
+    case (3, UInt8(ascii: "v")): candidate = (.keywordVar, "var")
+    case (4, UInt8(ascii: "t")): candidate = (.keywordThen, "then")
+    case (4, UInt8(ascii: "e")): candidate = (.keywordElse, "else")
+    case (5, UInt8(ascii: "u")): candidate = (.keywordUnary, "unary")
+    case (6, UInt8(ascii: "e")): candidate = (.keywordExtern, "extern")
+    case (6, UInt8(ascii: "b")): candidate = (.keywordBinary, "binary")
+    default: return nil
     }
-    return nil
+    let spelling = candidate.1.utf8Start
+    for offset in 1..<text.count where text[i + offset] != spelling[offset] { return nil }
+    return candidate.0
+  }
+
+  /// The end of the token that starts at `offset`. Nodes of the syntax tree store only where
+  /// their token starts; this finds the rest when a diagnostic needs it.
+  public static func tokenEnd(in file: SourceFile, at offset: Int) -> Int {
+    var lexer = Lexer(file: file)
+    lexer.position = min(max(0, offset), file.bytes.count)
+    return lexer.next().range.end
   }
 }

@@ -40,6 +40,8 @@ public final class Parser {
   }
 
   private let file: SourceFile
+  /// The file's bytes, held here so that reading an operator character costs no indirection.
+  private let bytes: [UInt8]
   private var lexer: Lexer
   private var token: Token
   private var previousTokenEnd = 0
@@ -52,9 +54,14 @@ public final class Parser {
   private var parenBalance = 0
   /// Whether a syntax error happened because the input ended.
   private var stoppedAtEndOfFile = false
+  /// Scratch stacks for the arguments of the calls and the bindings of the `var`s being
+  /// parsed (nested ones push on top), so that no array is allocated per call or `var`.
+  private var pendingArguments: [ExprID] = []
+  private var pendingBindings: [VarBinding] = []
 
   private init(file: SourceFile, names: NameTable, operators: OperatorTable, nestingLimit: Int) {
     self.file = file
+    self.bytes = file.bytes
     self.lexer = Lexer(file: file)
     self.tree = SyntaxTree(file: file, names: names)
     self.operators = operators
@@ -125,7 +132,7 @@ public final class Parser {
     case .identifier:
       kind = .function
       nameRange = token.range
-      name = tree.names.intern(file.bytes[token.range.start..<token.range.end])
+      name = internCurrentName()
       advance()
     case .keywordUnary, .keywordBinary:
       let isUnary = token.kind == .keywordUnary
@@ -134,7 +141,7 @@ public final class Parser {
       guard token.kind == .operatorChar else {
         throw fail(expected: "an operator character after '\(keyword)'")
       }
-      let op = file.bytes[token.range.start]
+      let op = bytes[token.range.start]
       nameRange = token.range
       name = tree.names.intern(Array(keyword.utf8) + [op])
       advance()
@@ -223,8 +230,8 @@ public final class Parser {
   private func parseBinaryOperations(minimumPrecedence: Int, lhs: ExprID) throws -> ExprID {
     var lhs = lhs
     while let precedence = currentBinaryPrecedence(), precedence >= minimumPrecedence {
-      let opToken = token
-      let op = file.bytes[opToken.range.start]
+      let opStart = token.range.start
+      let op = bytes[opStart]
       advance()
       var rhs = try parseUnary()
       if let next = currentBinaryPrecedence(),
@@ -235,9 +242,9 @@ public final class Parser {
         rhs = try parseBinaryOperations(minimumPrecedence: next > precedence ? precedence + 1 : precedence, lhs: rhs)
       }
       if op == UInt8(ascii: "=") {
-        lhs = tree.add(.assign(target: lhs, value: rhs), at: opToken.range)
+        lhs = tree.addAssign(target: lhs, value: rhs, at: opStart)
       } else {
-        lhs = tree.add(.binary(op: op, lhs: lhs, rhs: rhs), at: opToken.range)
+        lhs = tree.addBinary(op, lhs: lhs, rhs: rhs, at: opStart)
       }
     }
     return lhs
@@ -245,18 +252,18 @@ public final class Parser {
 
   private func currentBinaryPrecedence() -> Int? {
     guard token.kind == .operatorChar else { return nil }
-    return operators.precedence(of: file.bytes[token.range.start])
+    return operators.precedence(of: bytes[token.range.start])
   }
 
   /// unary ::= OP unary | primary
   private func parseUnary() throws -> ExprID {
     guard token.kind == .operatorChar else { return try parsePrimary() }
-    let opToken = token
+    let opStart = token.range.start
     advance()
     try enterNesting()
     defer { nesting -= 1 }
     let operand = try parseUnary()
-    return tree.add(.unary(op: file.bytes[opToken.range.start], operand: operand), at: opToken.range)
+    return tree.addUnary(bytes[opStart], operand: operand, at: opStart)
   }
 
   private func parsePrimary() throws -> ExprID {
@@ -266,7 +273,7 @@ public final class Parser {
       let value = numberValue(range)
       if value.isInfinite { report(.numberTooLarge(file.text(in: range)), at: range) }
       advance()
-      return tree.add(.number(value), at: range)
+      return tree.addNumber(value, at: range.start)
     case .identifier:
       return try parseIdentifierOrCall()
     case .leftParen:
@@ -283,9 +290,9 @@ public final class Parser {
       return try parseVar()
     case .invalid:
       // The lexer's error was reported when the token was read; stand in for the operand.
-      let range = token.range
+      let start = token.range.start
       advance()
-      return tree.add(.error, at: range)
+      return tree.addError(at: start)
     default:
       if token.kind == .endOfFile { stoppedAtEndOfFile = true }
       report(.expectedExpression(found: describe(token)), at: expectationRange)
@@ -298,13 +305,14 @@ public final class Parser {
     let nameRange = token.range
     let name = internCurrentName()
     advance()
-    guard token.kind == .leftParen else { return tree.add(.variable(name), at: nameRange) }
+    guard token.kind == .leftParen else { return tree.addVariable(name, at: nameRange.start) }
     let open = token.range
     advance()
-    var arguments: [ExprID] = []
+    let mark = pendingArguments.count
+    defer { pendingArguments.removeSubrange(mark...) }
     if token.kind != .rightParen {
       while true {
-        arguments.append(try parseNestedExpression())
+        pendingArguments.append(try parseNestedExpression())
         if token.kind == .rightParen { break }
         guard token.kind == .comma else {
           throw fail(expected: "',' or ')' in the argument list", notes: [Note(.openedHere("'('"), in: file, at: open)])
@@ -313,26 +321,24 @@ public final class Parser {
       }
     }
     advance()
-    return tree.add(.call(callee: name, arguments: tree.addList(arguments)), at: nameRange)
+    return tree.addCall(name, arguments: pendingArguments[mark...], at: nameRange.start)
   }
 
   /// 'if' expression 'then' expression 'else' expression
   private func parseIf() throws -> ExprID {
     let ifRange = token.range
-    let opened = [Note(.openedHere("'if'"), in: file, at: ifRange)]
     advance()
     let condition = try parseNestedExpression()
-    try expect(.keywordThen, "'then'", notes: opened)
+    try expect(.keywordThen, "'then'", notes: [Note(.openedHere("'if'"), in: file, at: ifRange)])
     let thenBranch = try parseNestedExpression()
-    try expect(.keywordElse, "'else'", notes: opened)
+    try expect(.keywordElse, "'else'", notes: [Note(.openedHere("'if'"), in: file, at: ifRange)])
     let elseBranch = try parseNestedExpression()
-    return tree.add(.ifElse(condition: condition, then: thenBranch, else: elseBranch), at: ifRange)
+    return tree.addIf(condition: condition, then: thenBranch, else: elseBranch, at: ifRange.start)
   }
 
   /// 'for' ident '=' expression ',' expression ( ',' expression )? 'in' expression
   private func parseFor() throws -> ExprID {
     let forRange = token.range
-    let opened = [Note(.openedHere("'for'"), in: file, at: forRange)]
     advance()
     guard token.kind == .identifier else { throw fail(expected: "a loop variable name after 'for'") }
     let variableRange = token.range
@@ -340,28 +346,29 @@ public final class Parser {
     advance()
     try expectOperator("=", "'=' after the loop variable")
     let start = try parseNestedExpression()
-    try expect(.comma, "',' after the loop's start value", notes: opened)
+    try expect(.comma, "',' after the loop's start value", notes: [Note(.openedHere("'for'"), in: file, at: forRange)])
     let end = try parseNestedExpression()
     var step: ExprID?
     if token.kind == .comma {
       advance()
       step = try parseNestedExpression()
     }
-    try expect(.keywordIn, "'in'", notes: opened)
+    try expect(.keywordIn, "'in'", notes: [Note(.openedHere("'for'"), in: file, at: forRange)])
     let body = try parseNestedExpression()
     let loop = ForLoop(
       variable: variable, variableRange: variableRange, start: start, end: end, step: step, body: body)
-    return tree.addForLoop(loop, at: forRange)
+    return tree.addForLoop(loop, at: forRange.start)
   }
 
   /// 'var' ident ( '=' expression )? ( ',' ident ( '=' expression )? )* 'in' expression
   private func parseVar() throws -> ExprID {
     let varRange = token.range
     advance()
-    var bindings: [VarBinding] = []
+    let mark = pendingBindings.count
+    defer { pendingBindings.removeSubrange(mark...) }
     while true {
       guard token.kind == .identifier else {
-        throw fail(expected: bindings.isEmpty ? "a variable name after 'var'" : "a variable name after ','")
+        throw fail(expected: pendingBindings.count == mark ? "a variable name after 'var'" : "a variable name after ','")
       }
       let nameRange = token.range
       let name = internCurrentName()
@@ -371,13 +378,13 @@ public final class Parser {
         advance()
         initializer = try parseNestedExpression()
       }
-      bindings.append(VarBinding(name: name, nameRange: nameRange, initializer: initializer))
+      pendingBindings.append(VarBinding(name: name, nameRange: nameRange, initializer: initializer))
       guard token.kind == .comma else { break }
       advance()
     }
     try expect(.keywordIn, "'in' after the variables", notes: [Note(.openedHere("'var'"), in: file, at: varRange)])
     let body = try parseNestedExpression()
-    return tree.addVarIn(VarIn(bindings: bindings, body: body), at: varRange)
+    return tree.addVarIn(pendingBindings[mark...], body: body, at: varRange.start)
   }
 
   // MARK: - Tokens
@@ -412,17 +419,17 @@ public final class Parser {
   }
 
   private func isOperator(_ op: Unicode.Scalar) -> Bool {
-    token.kind == .operatorChar && file.bytes[token.range.start] == UInt8(ascii: op)
+    token.kind == .operatorChar && bytes[token.range.start] == UInt8(ascii: op)
   }
 
   private func internCurrentName() -> Name {
-    tree.names.intern(file.bytes[token.range.start..<token.range.end])
+    tree.names.intern(bytes[token.range.start..<token.range.end])
   }
 
   /// The value of a number token: exact integers directly, everything else by `strtod`,
   /// which rounds correctly.
   private func numberValue(_ range: SourceRange) -> Double {
-    let digits = file.bytes[range.start..<range.end]
+    let digits = bytes[range.start..<range.end]
     if digits.count <= 15, digits.allSatisfy(Lexer.isDigit) {
       return Double(digits.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) })
     }

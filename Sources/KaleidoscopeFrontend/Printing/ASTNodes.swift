@@ -71,7 +71,7 @@ extension SyntaxTree {
       return nodes
     case .varIn(let index):
       let varIn = varIn(index)
-      return varIn.bindings.map { ASTNode(.binding($0)) } + [ASTNode(.expr(varIn.body), role: "body")]
+      return bindings(of: varIn).map { ASTNode(.binding($0)) } + [ASTNode(.expr(varIn.body), role: "body")]
     }
   }
 }

@@ -60,8 +60,8 @@ public struct CheckedProgram: Sendable {
   /// a `.call` or user-defined operator calls; -1 where nothing is referred to (built-in
   /// operators, literals).
   let resolutions: [Int32]
-  /// The locals of each `var ... in`'s bindings, by its index in the tree.
-  let bindingLocals: [Int32: [LocalID]]
+  /// The local each `var` binding declares, by its index in the tree's binding table.
+  let bindingLocals: [LocalID]
 
   public var file: SourceFile { tree.file }
 
@@ -75,9 +75,10 @@ public struct CheckedProgram: Sendable {
     LocalID(index: resolutions[Int(id.index)])
   }
 
-  /// The locals a `.varIn` node's bindings declare, in order.
-  public func bindingLocals(ofVarIn index: Int32) -> [LocalID] {
-    bindingLocals[index] ?? []
+  /// The locals a `var ... in`'s bindings declare, in order (parallel to
+  /// `tree.bindings(of:)`).
+  public func bindingLocals(of varIn: VarIn) -> ArraySlice<LocalID> {
+    bindingLocals[varIn.bindingIndices]
   }
 
   /// The function a call or user-defined operator node calls; `nil` for a built-in operator.

@@ -44,7 +44,8 @@ private struct Checker {
   var diagnostics = DiagnosticBag()
   var bodies: [CheckedBody] = []
   var resolutions: [Int32]
-  var bindingLocals: [Int32: [LocalID]] = [:]
+  /// The local each `var` binding declares, by its index in the tree's binding table.
+  var bindingLocals: [LocalID]
 
   /// Functions defined (not just declared) by this tree, so a second `def` is caught.
   private var definedHere: Set<FunctionID> = []
@@ -73,6 +74,7 @@ private struct Checker {
     self.mode = mode
     self.resolutions = [Int32](repeating: -1, count: tree.exprCount)
     self.scope = [Int32](repeating: -1, count: tree.names.count)
+    self.bindingLocals = [LocalID](repeating: LocalID(index: -1), count: tree.bindingCount)
   }
 
   // MARK: - Declarations
@@ -222,13 +224,11 @@ private struct Checker {
     case .varIn(let index):
       let varIn = tree.varIn(index)
       let mark = scopeLog.count
-      var declared: [LocalID] = []
-      for binding in varIn.bindings {
+      for (bindingIndex, binding) in zip(varIn.bindingIndices, tree.bindings(of: varIn)) {
         if let initializer = binding.initializer { check(initializer) }
         bind(binding.name, kind: .variable, range: binding.nameRange)
-        declared.append(LocalID(index: Int32(locals.count - 1)))
+        bindingLocals[bindingIndex] = LocalID(index: Int32(locals.count - 1))
       }
-      bindingLocals[index] = declared
       check(varIn.body)
       unbind(to: mark)
     }
