@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// An interned identifier: a small integer standing for one spelling.
 ///
 /// Names compare and hash as integers, and dense tables can be indexed by them, so later
@@ -15,11 +21,14 @@ public struct Name: Hashable, Sendable, Comparable {
 /// Interns identifier spellings (byte strings) into `Name`s.
 ///
 /// An open-addressing hash table over the bytes themselves: interning an identifier the lexer
-/// found costs a hash and, usually, one comparison, with no `String` built.
+/// found costs a hash and, usually, one comparison of lengths, hashes and bytes, with no
+/// `String` built.
 public struct NameTable: Sendable {
   /// The bytes of every name, back to back; name `i` is `storage[starts[i]..<starts[i + 1]]`.
   private var storage: [UInt8] = []
   private var starts: [Int32] = [0]
+  /// The hash of each name, compared before its bytes.
+  private var hashes: [UInt32] = []
   /// Hash slots holding a name index, or -1 when empty. The count is a power of two.
   private var slots: [Int32] = Array(repeating: -1, count: 64)
 
@@ -29,62 +38,74 @@ public struct NameTable: Sendable {
   public var count: Int { starts.count - 1 }
 
   /// The name spelled by `bytes`, adding it if it is new.
-  public mutating func intern<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Name {
+  public mutating func intern(_ bytes: ArraySlice<UInt8>) -> Name {
+    bytes.withUnsafeBufferPointer { intern($0) }
+  }
+
+  /// The name spelled by `bytes`, adding it if it is new.
+  public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Name {
     let hash = Self.hash(bytes)
-    let mask = slots.count - 1
-    var slot = Int(hash) & mask
-    while true {
-      let index = slots[slot]
-      if index < 0 { break }
-      if spelling(index).elementsEqual(bytes) { return Name(index: index) }
-      slot = (slot + 1) & mask
-    }
+    if let existing = find(bytes, hash: hash) { return existing.name }
     let name = Name(index: Int32(count))
     storage.append(contentsOf: bytes)
     starts.append(Int32(storage.count))
-    slots[slot] = name.index
+    hashes.append(hash)
+    place(name.index, hash: hash)
     if count * 2 > slots.count { grow() }
     return name
   }
 
   public mutating func intern(_ text: String) -> Name {
-    intern(Array(text.utf8))
+    intern(Array(text.utf8)[...])
   }
 
   /// The name spelled `text`, if it has been interned.
   public func lookup(_ text: String) -> Name? {
     let bytes = Array(text.utf8)
-    let mask = slots.count - 1
-    var slot = Int(Self.hash(bytes)) & mask
-    while slots[slot] >= 0 {
-      if spelling(slots[slot]).elementsEqual(bytes) { return Name(index: slots[slot]) }
-      slot = (slot + 1) & mask
-    }
-    return nil
+    return bytes.withUnsafeBufferPointer { find($0, hash: Self.hash($0))?.name }
   }
 
   /// The spelling of a name.
   public subscript(name: Name) -> String {
-    String(decoding: spelling(name.index), as: UTF8.self)
+    let index = Int(name.index)
+    return String(decoding: storage[Int(starts[index])..<Int(starts[index + 1])], as: UTF8.self)
   }
 
-  private func spelling(_ index: Int32) -> ArraySlice<UInt8> {
-    storage[Int(starts[Int(index)])..<Int(starts[Int(index) + 1])]
+  /// The interned name with these bytes and hash, if any.
+  private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt32) -> (name: Name, slot: Int)? {
+    let mask = slots.count - 1
+    var slot = Int(hash) & mask
+    return storage.withUnsafeBufferPointer { storage in
+      while true {
+        let index = Int(slots[slot])
+        if index < 0 { return nil }
+        if hashes[index] == hash {
+          let start = Int(starts[index])
+          let length = Int(starts[index + 1]) - start
+          if length == bytes.count && (length == 0 || memcmp(storage.baseAddress! + start, bytes.baseAddress!, length) == 0) {
+            return (Name(index: Int32(index)), slot)
+          }
+        }
+        slot = (slot + 1) & mask
+      }
+    }
+  }
+
+  /// Puts a name in the first free slot of its probe sequence.
+  private mutating func place(_ index: Int32, hash: UInt32) {
+    let mask = slots.count - 1
+    var slot = Int(hash) & mask
+    while slots[slot] >= 0 { slot = (slot + 1) & mask }
+    slots[slot] = index
   }
 
   private mutating func grow() {
-    var bigger = [Int32](repeating: -1, count: slots.count * 2)
-    let mask = bigger.count - 1
-    for index in 0..<Int32(count) {
-      var slot = Int(Self.hash(spelling(index))) & mask
-      while bigger[slot] >= 0 { slot = (slot + 1) & mask }
-      bigger[slot] = index
-    }
-    slots = bigger
+    slots = [Int32](repeating: -1, count: slots.count * 2)
+    for index in 0..<count { place(Int32(index), hash: hashes[index]) }
   }
 
   /// FNV-1a: simple, and good enough for identifiers.
-  private static func hash<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32 {
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
     var hash: UInt32 = 2_166_136_261
     for byte in bytes {
       hash = (hash ^ UInt32(byte)) &* 16_777_619

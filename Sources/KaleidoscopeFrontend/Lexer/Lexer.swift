@@ -3,26 +3,29 @@
 /// The lexer works on bytes, not `Character`s: Kaleidoscope's tokens are all ASCII, and
 /// byte offsets are what positions are made of. It never fails: text that is not a token
 /// becomes an `.invalid` token carrying a `LexError`, and lexing goes on after it.
-public struct Lexer: Sendable {
-  public let file: SourceFile
-  private let bytes: [UInt8]
+///
+/// It reads the bytes through a pointer (no bounds checks, no reference counting), so a lexer
+/// lives only while its file's bytes are pinned: inside `tokenize`, `tokenEnd`, or the parser.
+public struct Lexer {
+  private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
   /// Whether a line break (or the start of the file) came before the next token.
   private var sawLineBreak = true
 
-  public init(file: SourceFile) {
-    self.file = file
-    self.bytes = file.bytes
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
   }
 
   /// All tokens of the file, ending with `.endOfFile`.
   public static func tokenize(_ file: SourceFile) -> [Token] {
-    var lexer = Lexer(file: file)
-    var tokens: [Token] = []
-    while true {
-      let token = lexer.next()
-      tokens.append(token)
-      if token.kind == .endOfFile { return tokens }
+    file.bytes.withUnsafeBufferPointer { bytes in
+      var lexer = Lexer(bytes: bytes)
+      var tokens: [Token] = []
+      while true {
+        let token = lexer.next()
+        tokens.append(token)
+        if token.kind == .endOfFile { return tokens }
+      }
     }
   }
 
@@ -175,7 +178,7 @@ public struct Lexer: Sendable {
 
   /// The keyword spelled by `text`, if any: a switch on the length and the first byte, then
   /// the remaining bytes compared directly.
-  static func keyword(_ text: ArraySlice<UInt8>) -> TokenKind? {
+  static func keyword(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> TokenKind? {
     let i = text.startIndex
     let candidate: (TokenKind, StaticString)
     switch (text.count, text[i]) {
@@ -200,8 +203,10 @@ public struct Lexer: Sendable {
   /// The end of the token that starts at `offset`. Nodes of the syntax tree store only where
   /// their token starts; this finds the rest when a diagnostic needs it.
   public static func tokenEnd(in file: SourceFile, at offset: Int) -> Int {
-    var lexer = Lexer(file: file)
-    lexer.position = min(max(0, offset), file.bytes.count)
-    return lexer.next().range.end
+    file.bytes.withUnsafeBufferPointer { bytes in
+      var lexer = Lexer(bytes: bytes)
+      lexer.position = min(max(0, offset), bytes.count)
+      return lexer.next().range.end
+    }
   }
 }

@@ -32,16 +32,20 @@ public final class Parser {
     _ file: SourceFile, names: NameTable = NameTable(), operators: OperatorTable = .standard,
     nestingLimit: Int = defaultNestingLimit
   ) -> ParseResult {
-    let parser = Parser(file: file, names: names, operators: operators, nestingLimit: nestingLimit)
-    parser.parseItems()
-    return ParseResult(
-      tree: parser.tree, diagnostics: parser.diagnostics, operators: parser.operators,
-      isIncomplete: parser.stoppedAtEndOfFile)
+    // The parser reads the bytes through a pointer that is valid only in this closure, so the
+    // parser never outlives it.
+    file.bytes.withUnsafeBufferPointer { bytes in
+      let parser = Parser(file: file, bytes: bytes, names: names, operators: operators, nestingLimit: nestingLimit)
+      parser.parseItems()
+      return ParseResult(
+        tree: parser.tree, diagnostics: parser.diagnostics, operators: parser.operators,
+        isIncomplete: parser.stoppedAtEndOfFile)
+    }
   }
 
   private let file: SourceFile
-  /// The file's bytes, held here so that reading an operator character costs no indirection.
-  private let bytes: [UInt8]
+  /// The file's bytes, valid for the parser's lifetime (see `parse`).
+  private let bytes: UnsafeBufferPointer<UInt8>
   private var lexer: Lexer
   private var token: Token
   private var previousTokenEnd = 0
@@ -59,10 +63,13 @@ public final class Parser {
   private var pendingArguments: [ExprID] = []
   private var pendingBindings: [VarBinding] = []
 
-  private init(file: SourceFile, names: NameTable, operators: OperatorTable, nestingLimit: Int) {
+  private init(
+    file: SourceFile, bytes: UnsafeBufferPointer<UInt8>, names: NameTable, operators: OperatorTable,
+    nestingLimit: Int
+  ) {
     self.file = file
-    self.bytes = file.bytes
-    self.lexer = Lexer(file: file)
+    self.bytes = bytes
+    self.lexer = Lexer(bytes: bytes)
     self.tree = SyntaxTree(file: file, names: names)
     self.operators = operators
     self.nestingLimit = nestingLimit
@@ -143,7 +150,7 @@ public final class Parser {
       }
       let op = bytes[token.range.start]
       nameRange = token.range
-      name = tree.names.intern(Array(keyword.utf8) + [op])
+      name = tree.names.intern((Array(keyword.utf8) + [op])[...])
       advance()
       kind = isUnary ? .unaryOperator(op) : .binaryOperator(op, precedence: parsePrecedence())
     default:
@@ -423,7 +430,7 @@ public final class Parser {
   }
 
   private func internCurrentName() -> Name {
-    tree.names.intern(bytes[token.range.start..<token.range.end])
+    tree.names.intern(UnsafeBufferPointer(rebasing: bytes[token.range.start..<token.range.end]))
   }
 
   /// The value of a number token: exact integers directly, everything else by `strtod`,

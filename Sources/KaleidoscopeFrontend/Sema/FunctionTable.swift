@@ -42,6 +42,9 @@ public struct FunctionTable: Sendable {
 
   public subscript(id: FunctionID) -> FunctionSymbol { symbols[Int(id.index)] }
 
+  /// A function's number of parameters, without copying its symbol.
+  public func arity(of id: FunctionID) -> Int { symbols[Int(id.index)].prototype.parameters.count }
+
   public func lookup(_ name: Name) -> FunctionID? {
     let index = Int(name.index)
     guard index < idsByName.count, idsByName[index] >= 0 else { return nil }

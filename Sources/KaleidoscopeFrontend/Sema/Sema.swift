@@ -284,8 +284,8 @@ private struct Checker {
       report(.unknownFunction(spelling), at: tree.range(of: id), notes: unknownFunctionNotes(spelling))
       return
     }
-    let symbol = functions[function]
-    guard symbol.arity == argumentCount else {
+    guard functions.arity(of: function) == argumentCount else {
+      let symbol = functions[function]
       let spelling = tree.text(callee)
       report(
         .argumentCountMismatch(function: spelling, expected: symbol.arity, given: argumentCount),
