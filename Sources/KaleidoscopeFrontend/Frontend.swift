@@ -10,4 +10,17 @@ public enum Frontend {
     result.diagnostics = diagnostics
     return result
   }
+
+  /// Every diagnostic of a file, as `analyze` reports them, found item by item: each item is
+  /// checked as soon as it is parsed and its expressions are then dropped, so memory grows
+  /// with the largest item, not with the file. Uses of functions and operators declared
+  /// further on are resolved at the end. This is what `kaleidoscope check` runs.
+  public static func diagnose(_ file: SourceFile) -> DiagnosticBag {
+    var checker = Checker(tree: SyntaxTree(file: file), functions: FunctionTable(), mode: .file, defers: true)
+    let parsed = Parser.parseItemByItem(file) { tree in checker.checkItems(of: &tree) }
+    checker.resolveDeferred(in: parsed.tree)
+    var diagnostics = parsed.diagnostics
+    diagnostics.append(contentsOf: checker.diagnostics)
+    return diagnostics
+  }
 }

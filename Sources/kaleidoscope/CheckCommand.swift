@@ -21,8 +21,8 @@ struct CheckCommand: ParsableCommand {
 
   func run() throws {
     let file = try input.load()
-    let result = LargeStack.run { Frontend.analyze(file) }
-    if DiagnosticReporter(color: color).report(result.diagnostics) {
+    let diagnostics = LargeStack.run { Frontend.diagnose(file) }
+    if DiagnosticReporter(color: color).report(diagnostics) {
       throw ExitCode.failure
     }
   }

@@ -5,7 +5,8 @@ import Testing
 /// Replays the front-end fuzzer's corpus (fuzz/corpus/frontend) and the regression inputs
 /// the fuzzers found (Tests/FrontendTests/Regressions): the front end, the diagnostic
 /// renderer and the printers must handle each without crashing, and every diagnostic
-/// must point into the input.
+/// must point into the input. Item-by-item checking (what `check` runs) must report
+/// exactly what whole-file analysis reports.
 @Suite("Front-end corpus")
 struct FrontendCorpusReplayTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -21,7 +22,10 @@ struct FrontendCorpusReplayTests {
     #expect(Self.inputs("fuzz/corpus/frontend").count >= 20)
   }
 
-  @Test(arguments: ["fuzz/corpus/frontend", "Tests/FrontendTests/Regressions"])
+  @Test(arguments: [
+    "fuzz/corpus/frontend", "Tests/FrontendTests/Regressions", "Tests/EndToEndTests/Programs",
+    "Tests/EndToEndTests/Diagnostics",
+  ])
   func replay(directory: String) throws {
     for url in Self.inputs(directory) {
       let bytes = try [UInt8](Data(contentsOf: url))
@@ -33,6 +37,10 @@ struct FrontendCorpusReplayTests {
           #expect(renderer.render(diagnostic).hasPrefix("input.ks:"), "\(url.lastPathComponent)")
           #expect(diagnostic.range.end <= bytes.count, "\(url.lastPathComponent)")
         }
+        let itemByItem = Frontend.diagnose(file)
+        #expect(
+          itemByItem.sorted.map(renderer.render) == result.diagnostics.sorted.map(renderer.render),
+          "\(url.lastPathComponent)")
         _ = ASTDump.render(result.program.tree)
         _ = ASTTreeDrawing.render(result.program.tree)
         _ = TokenListing.render(Lexer.tokenize(file), in: file)

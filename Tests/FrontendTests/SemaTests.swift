@@ -26,6 +26,28 @@ struct SemaTests {
     #expect(errors(of: result).first?.0 == source["1️⃣"])
   }
 
+  /// `check` finds diagnostics item by item (`Frontend.diagnose`), putting off what refers
+  /// further down the file; it must report exactly what whole-file analysis reports.
+  @Test(
+    "item-by-item checking reports what whole-file analysis reports",
+    arguments: [
+      "def a() b(1, 2)\ndef b(x) x",  // forward call, wrong arity
+      "extern f(x)\ndef g() f(1, 2)\ndef f(x) x",  // the note points at the later definition
+      "def g() fooo(1)\ndef foo(x) x",  // the suggestion comes from further down
+      "def g(x) !x\ndef unary!(v) 0\n!1",  // an operator defined later
+      "def g(x) x ~ 1\ndef binary~ 5 (a b) a",  // a binary operator used before its definition
+      "def f(x) x\ndef f(y) y\nf(1, 2)\nnope(3)\ndef h(a a) q",  // several at once
+      "def f(x) g(x) + 1\ndef g(x) f(x - 1)",  // mutual recursion: nothing to report
+      "def f(x) (x +\ndef g(y) y\ng(1, 2)\n1 +",  // syntax errors between items
+    ])
+  func itemByItemMatchesWholeFile(text: String) {
+    let file = SourceFile(name: "t.ks", text: text)
+    let renderer = DiagnosticRenderer(useColor: false)
+    let whole = analyze(file).diagnostics.sorted.map(renderer.render)
+    let itemByItem = LargeStack.run { Frontend.diagnose(file) }.sorted.map(renderer.render)
+    #expect(itemByItem == whole)
+  }
+
   @Test(
     "valid programs",
     arguments: [

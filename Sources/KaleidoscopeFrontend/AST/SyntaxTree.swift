@@ -259,6 +259,18 @@ public struct SyntaxTree: Sendable {
     add(.error, NodeOperands(a: 0, b: 0), at: start)
   }
 
+  /// Drops every item and expression, keeping the names and the storage's capacity.
+  mutating func removeItems() {
+    items.removeAll(keepingCapacity: true)
+    kinds.removeAll(keepingCapacity: true)
+    operands.removeAll(keepingCapacity: true)
+    starts.removeAll(keepingCapacity: true)
+    lists.removeAll(keepingCapacity: true)
+    forLoops.removeAll(keepingCapacity: true)
+    varIns.removeAll(keepingCapacity: true)
+    varBindings.removeAll(keepingCapacity: true)
+  }
+
   /// Reserves room for the nodes of a source of `sourceBytes` bytes. A node has a token of
   /// its own, so there are at most as many nodes as bytes; reserving that many leaves the
   /// arrays' pages untouched until used, and the arrays are never copied to grow.

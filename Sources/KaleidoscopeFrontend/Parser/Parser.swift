@@ -43,7 +43,27 @@ public final class Parser {
     }
   }
 
+  /// Parses a file item by item: after each item (or each run of items ended by a syntax
+  /// error), `eachItem` gets the tree holding them, and their expressions are then dropped.
+  /// The tree in the result has the names but no items.
+  static func parseItemByItem(_ file: SourceFile, _ eachItem: (inout SyntaxTree) -> Void) -> ParseResult {
+    withoutActuallyEscaping(eachItem) { eachItem in
+      file.bytes.withUnsafeBufferPointer { bytes in
+        let parser = Parser(
+          file: file, bytes: bytes, names: NameTable(), operators: .standard, nestingLimit: defaultNestingLimit,
+          wholeFile: false)
+        parser.itemHandler = eachItem
+        parser.parseItems()
+        return ParseResult(
+          tree: parser.tree, diagnostics: parser.diagnostics, operators: parser.operators,
+          isIncomplete: parser.stoppedAtEndOfFile)
+      }
+    }
+  }
+
   private let file: SourceFile
+  /// Receives the items as they are parsed, when parsing item by item.
+  private var itemHandler: ((inout SyntaxTree) -> Void)?
   /// The file's bytes, valid for the parser's lifetime (see `parse`).
   private let bytes: UnsafeBufferPointer<UInt8>
   private var lexer: Lexer
@@ -65,7 +85,7 @@ public final class Parser {
 
   private init(
     file: SourceFile, bytes: UnsafeBufferPointer<UInt8>, names: NameTable, operators: OperatorTable,
-    nestingLimit: Int
+    nestingLimit: Int, wholeFile: Bool = true
   ) {
     self.file = file
     self.bytes = bytes
@@ -74,7 +94,7 @@ public final class Parser {
     self.operators = operators
     self.nestingLimit = nestingLimit
     self.token = Token(kind: .endOfFile, range: .point(0))
-    tree.reserveCapacity(sourceBytes: file.bytes.count)
+    if wholeFile { tree.reserveCapacity(sourceBytes: file.bytes.count) }
     readToken()
   }
 
@@ -95,6 +115,10 @@ public final class Parser {
         try parseItem()
       } catch {
         synchronize()
+      }
+      if let itemHandler, !tree.items.isEmpty {
+        itemHandler(&tree)
+        tree.removeItems()
       }
     }
   }

@@ -37,9 +37,18 @@ public enum Sema {
 }
 
 /// The state of one run of semantic analysis.
-private struct Checker {
-  let tree: SyntaxTree
+///
+/// It works in one of two ways. Given a whole tree (`Sema.check`), it declares every item and
+/// then checks every body, so every name can be resolved when it is met. Fed a file item by
+/// item (`Frontend.diagnose`), it declares and checks each item as it comes, and what cannot
+/// be resolved yet (a call to a function defined further on, an operator defined later) is
+/// put off to `resolveDeferred()`, which resolves it against the whole file's declarations and
+/// reports exactly what the first way reports.
+struct Checker {
+  private(set) var tree: SyntaxTree
   let mode: Sema.Mode
+  /// Whether names that do not resolve yet are put off (item-by-item checking).
+  let defers: Bool
   var functions: FunctionTable
   var diagnostics = DiagnosticBag()
   var bodies: [CheckedBody] = []
@@ -63,18 +72,27 @@ private struct Checker {
   private var calleeStamp: [Int] = []
   /// Scratch stack for walking chains of binary operators.
   private var spine: [ExprID] = []
-  /// The `unary`/`binary` function of each operator character, -1 if none; filled after the
-  /// declaration pass.
+  /// The `unary`/`binary` function of each operator character, -1 if none; kept up to date
+  /// as operators are declared.
   private var unaryFunctions = [Int32](repeating: -1, count: 128)
   private var binaryFunctions = [Int32](repeating: -1, count: 128)
+  /// Uses of functions and operators put off until the whole file is declared.
+  private var deferred: [DeferredUse] = []
+  /// How many top-level expressions have been checked.
+  private var topLevelCount = 0
 
-  init(tree: SyntaxTree, functions: FunctionTable, mode: Sema.Mode) {
+  init(tree: SyntaxTree, functions: FunctionTable, mode: Sema.Mode, defers: Bool = false) {
     self.tree = tree
     self.functions = functions
     self.mode = mode
+    self.defers = defers
     self.resolutions = [Int32](repeating: -1, count: tree.exprCount)
     self.scope = [Int32](repeating: -1, count: tree.names.count)
     self.bindingLocals = [LocalID](repeating: LocalID(index: -1), count: tree.bindingCount)
+    for op in UInt8(0x21)...UInt8(0x7E) {
+      unaryFunctions[Int(op)] = lookupOperatorFunction(prefix: "unary", op)?.index ?? -1
+      binaryFunctions[Int(op)] = lookupOperatorFunction(prefix: "binary", op)?.index ?? -1
+    }
   }
 
   // MARK: - Declarations
@@ -105,6 +123,11 @@ private struct Checker {
     guard let id = functions.lookup(prototype.name) else {
       let id = functions.add(symbol)
       if defining { definedHere.insert(id) }
+      switch prototype.kind {
+      case .unaryOperator(let op) where op < 128: unaryFunctions[Int(op)] = id.index
+      case .binaryOperator(let op, _) where op < 128: binaryFunctions[Int(op)] = id.index
+      default: break
+      }
       return
     }
     let existing = functions[id]
@@ -139,14 +162,58 @@ private struct Checker {
     }
   }
 
+  // MARK: - Item by item
+
+  /// Declares and checks the items of `tree`, the latest items of a file being parsed (see
+  /// `Frontend.diagnose`). The tree is lent for the call and handed back unchanged.
+  mutating func checkItems(of tree: inout SyntaxTree) {
+    swap(&self.tree, &tree)
+    defer { swap(&self.tree, &tree) }
+    resolutions.removeAll(keepingCapacity: true)
+    resolutions.append(contentsOf: repeatElement(-1, count: self.tree.exprCount))
+    bindingLocals.removeAll(keepingCapacity: true)
+    bindingLocals.append(contentsOf: repeatElement(LocalID(index: -1), count: self.tree.bindingCount))
+    if scope.count < self.tree.names.count {
+      scope.append(contentsOf: repeatElement(-1, count: self.tree.names.count - scope.count))
+    }
+    for item in self.tree.items {
+      switch item {
+      case .definition(let definition):
+        declare(definition.prototype, defining: true)
+        let id = functions.lookup(definition.prototype.name)!
+        checkBody(
+          definition.body, parameters: definition.prototype.parameters, kind: .function(id),
+          range: definition.range, keep: false)
+      case .brokenDefinition(let prototype):
+        declare(prototype, defining: true)
+      case .external(let prototype):
+        declare(prototype, defining: false)
+      case .expression(let root):
+        checkBody(
+          root, parameters: [], kind: .topLevel(index: topLevelCount), range: self.tree.range(of: root), keep: false)
+        topLevelCount += 1
+      }
+    }
+  }
+
+  /// Resolves what item-by-item checking put off, now that the whole file is declared, and
+  /// reports what still does not resolve. `tree` is the file's tree at the end (its names).
+  mutating func resolveDeferred(in tree: SyntaxTree) {
+    self.tree = tree
+    for use in deferred {
+      switch use {
+      case .call(let callee, let argumentCount, let range): reportCall(callee, argumentCount: argumentCount, at: range)
+      case .unary(let op, let range): reportUnary(op, at: range)
+      case .binary(let op, let range): reportBinary(op, at: range)
+      }
+    }
+    deferred = []
+  }
+
   // MARK: - Bodies
 
   mutating func checkBodies() {
     calleeStamp = [Int](repeating: -1, count: functions.symbols.count)
-    for op in UInt8(0x21)...UInt8(0x7E) {
-      unaryFunctions[Int(op)] = lookupOperatorFunction(prefix: "unary", op)?.index ?? -1
-      binaryFunctions[Int(op)] = lookupOperatorFunction(prefix: "binary", op)?.index ?? -1
-    }
     var topLevelIndex = 0
     for item in tree.items {
       switch item {
@@ -279,28 +346,46 @@ private struct Checker {
   }
 
   private mutating func resolveCall(_ callee: Name, argumentCount: Int, at id: ExprID) {
+    if let function = functions.lookup(callee), functions.arity(of: function) == argumentCount {
+      recordCall(function, at: id)
+    } else if defers {
+      deferred.append(.call(callee, argumentCount: argumentCount, range: tree.range(of: id)))
+    } else {
+      reportCall(callee, argumentCount: argumentCount, at: tree.range(of: id))
+    }
+  }
+
+  /// Reports a call that does not resolve to a function of its arity (nothing if it does).
+  private mutating func reportCall(_ callee: Name, argumentCount: Int, at range: SourceRange) {
+    let spelling = tree.text(callee)
     guard let function = functions.lookup(callee) else {
-      let spelling = tree.text(callee)
-      report(.unknownFunction(spelling), at: tree.range(of: id), notes: unknownFunctionNotes(spelling))
+      report(.unknownFunction(spelling), at: range, notes: unknownFunctionNotes(spelling))
       return
     }
-    guard functions.arity(of: function) == argumentCount else {
-      let symbol = functions[function]
-      let spelling = tree.text(callee)
+    let symbol = functions[function]
+    guard symbol.arity == argumentCount else {
       report(
         .argumentCountMismatch(function: spelling, expected: symbol.arity, given: argumentCount),
-        at: tree.range(of: id), notes: [note(.declaredHere(spelling), at: symbol)])
+        at: range, notes: [note(.declaredHere(spelling), at: symbol)])
       return
     }
-    recordCall(function, at: id)
   }
 
   private mutating func resolveUnary(_ op: UInt8, at id: ExprID) {
     if let function = operatorFunction(prefix: "unary", op) {
       recordCall(function, at: id)
+    } else if OperatorTable.isBuiltinUnary(op) {
       return
+    } else if defers {
+      deferred.append(.unary(op, range: tree.range(of: id)))
+    } else {
+      reportUnary(op, at: tree.range(of: id))
     }
-    if OperatorTable.isBuiltinUnary(op) { return }
+  }
+
+  /// Reports a use of an undeclared prefix operator (nothing if it is declared).
+  private mutating func reportUnary(_ op: UInt8, at range: SourceRange) {
+    if operatorFunction(prefix: "unary", op) != nil { return }
     let spelling = String(UnicodeScalar(op))
     var notes: [Note] = []
     if let range = binaryDefinitionRanges[op] {
@@ -308,16 +393,24 @@ private struct Checker {
     } else if operatorFunction(prefix: "binary", op) != nil || OperatorTable.isBuiltinBinary(op) {
       notes.append(Note(.isBinaryOperatorNotUnary(spelling)))
     }
-    report(.unknownUnaryOperator(spelling), at: tree.range(of: id), notes: notes)
+    report(.unknownUnaryOperator(spelling), at: range, notes: notes)
   }
 
   private mutating func resolveBinary(_ op: UInt8, at id: ExprID) {
     if OperatorTable.isBuiltinBinary(op) { return }
     if let function = operatorFunction(prefix: "binary", op) {
       recordCall(function, at: id)
-      return
+    } else if defers {
+      deferred.append(.binary(op, range: tree.range(of: id)))
+    } else {
+      reportBinary(op, at: tree.range(of: id))
     }
-    report(.unknownBinaryOperator(String(UnicodeScalar(op))), at: tree.range(of: id))
+  }
+
+  /// Reports a use of an undeclared infix operator (nothing if it is declared).
+  private mutating func reportBinary(_ op: UInt8, at range: SourceRange) {
+    if operatorFunction(prefix: "binary", op) != nil { return }
+    report(.unknownBinaryOperator(String(UnicodeScalar(op))), at: range)
   }
 
   /// The function `unary!` or `binary|` for an operator character, if declared.
@@ -380,6 +473,14 @@ private struct Checker {
     }
     return []
   }
+}
+
+/// A use of a function or operator that could not be resolved when it was checked item by
+/// item, with where it is.
+enum DeferredUse {
+  case call(Name, argumentCount: Int, range: SourceRange)
+  case unary(UInt8, range: SourceRange)
+  case binary(UInt8, range: SourceRange)
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo
