@@ -39,6 +39,31 @@ struct ParserTests {
     #expect(sexpr(text) == expected)
   }
 
+  /// Number literals are read with a fast exact path where it applies and `strtod`
+  /// otherwise; either way the value must be the correctly rounded one, as Swift's own
+  /// `Double(String)` gives it.
+  @Test func numberLiteralsAreCorrectlyRounded() {
+    var random = SplitMix64(seed: 7)
+    var literals = ["0", "0.1", "0.2", "0.3", ".5", "1.", "2.5", "123456789012345", "1234567890123456",
+      "9007199254740993", "0.000000000000000000001", "0.0000000000000000000000001", "3.14159265358979",
+      "1e10", "2.5e-3", "00000000000000000000001.5", "179769313486231570000000000000000000000"]
+    for _ in 0..<3000 {
+      let digits = String((0..<Int.random(in: 1...18, using: &random)).map { _ in
+        Character(String(Int.random(in: 0...9, using: &random)))
+      })
+      let dot = Int.random(in: 0...digits.count, using: &random)
+      literals.append(String(digits.prefix(dot)) + "." + String(digits.dropFirst(dot)))
+    }
+    for literal in literals where literal != "." {
+      let result = parse(literal)
+      guard case .expression(let root) = result.tree.items.first, case .number(let value) = result.tree[root] else {
+        Issue.record("\(literal) did not parse as a number")
+        continue
+      }
+      #expect(value.bitPattern == Double(literal)!.bitPattern, "\(literal)")
+    }
+  }
+
   @Test func bothParameterStyles() {
     let result = parse("def f(x y) x\ndef g(x, y) y\nextern h(a b, c)")
     #expect(!result.diagnostics.hasErrors)

@@ -27,10 +27,10 @@ public struct NameTable: Sendable {
   /// The bytes of every name, back to back; name `i` is `storage[starts[i]..<starts[i + 1]]`.
   private var storage: [UInt8] = []
   private var starts: [Int32] = [0]
-  /// The hash of each name, compared before its bytes.
-  private var hashes: [UInt32] = []
-  /// Hash slots holding a name index, or -1 when empty. The count is a power of two.
-  private var slots: [Int32] = Array(repeating: -1, count: 64)
+  /// Hash slots, a power of two of them: a name's hash in the high 32 bits and its index + 1
+  /// in the low ones, 0 when empty. Keeping the hash in the slot lets most mismatches be
+  /// rejected without reading the name.
+  private var slots: [UInt64] = Array(repeating: 0, count: 64)
 
   public init() {}
 
@@ -49,7 +49,6 @@ public struct NameTable: Sendable {
     let name = Name(index: Int32(count))
     storage.append(contentsOf: bytes)
     starts.append(Int32(storage.count))
-    hashes.append(hash)
     place(name.index, hash: hash)
     if count * 2 > slots.count { grow() }
     return name
@@ -77,12 +76,13 @@ public struct NameTable: Sendable {
     var slot = Int(hash) & mask
     return storage.withUnsafeBufferPointer { storage in
       while true {
-        let index = Int(slots[slot])
-        if index < 0 { return nil }
-        if hashes[index] == hash {
+        let entry = slots[slot]
+        if entry == 0 { return nil }
+        if UInt32(truncatingIfNeeded: entry >> 32) == hash {
+          let index = Int(UInt32(truncatingIfNeeded: entry)) - 1
           let start = Int(starts[index])
           let length = Int(starts[index + 1]) - start
-          if length == bytes.count && (length == 0 || memcmp(storage.baseAddress! + start, bytes.baseAddress!, length) == 0) {
+          if length == bytes.count && Self.equal(storage.baseAddress! + start, bytes.baseAddress, length) {
             return (Name(index: Int32(index)), slot)
           }
         }
@@ -91,17 +91,28 @@ public struct NameTable: Sendable {
     }
   }
 
+  /// Whether two byte strings of `length` bytes are equal; identifiers are short, so a loop
+  /// beats a call to `memcmp`.
+  private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, _ length: Int) -> Bool {
+    guard let b else { return length == 0 }
+    for offset in 0..<length where a[offset] != b[offset] { return false }
+    return true
+  }
+
   /// Puts a name in the first free slot of its probe sequence.
   private mutating func place(_ index: Int32, hash: UInt32) {
     let mask = slots.count - 1
     var slot = Int(hash) & mask
-    while slots[slot] >= 0 { slot = (slot + 1) & mask }
-    slots[slot] = index
+    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    slots[slot] = UInt64(hash) << 32 | UInt64(index + 1)
   }
 
   private mutating func grow() {
-    slots = [Int32](repeating: -1, count: slots.count * 2)
-    for index in 0..<count { place(Int32(index), hash: hashes[index]) }
+    let old = slots
+    slots = [UInt64](repeating: 0, count: old.count * 2)
+    for entry in old where entry != 0 {
+      place(Int32(UInt32(truncatingIfNeeded: entry)) - 1, hash: UInt32(truncatingIfNeeded: entry >> 32))
+    }
   }
 
   /// FNV-1a: simple, and good enough for identifiers.

@@ -30,6 +30,7 @@ public struct Lexer {
   }
 
   /// The next token; `.endOfFile` forever once the input is exhausted.
+  @inline(__always)
   public mutating func next() -> Token {
     skipWhitespaceAndComments()
     let start = position

@@ -35,6 +35,9 @@ public struct FunctionSymbol: Sendable {
 /// The functions of a program or a REPL session, by name.
 public struct FunctionTable: Sendable {
   public private(set) var symbols: [FunctionSymbol] = []
+  /// The arity of each function, kept apart from the symbols so that checking a call reads
+  /// four bytes, not a whole symbol.
+  private var arities: [Int32] = []
   /// The function of each name, indexed by `Name.index`; -1 where none.
   private var idsByName: [Int32] = []
 
@@ -43,7 +46,7 @@ public struct FunctionTable: Sendable {
   public subscript(id: FunctionID) -> FunctionSymbol { symbols[Int(id.index)] }
 
   /// A function's number of parameters, without copying its symbol.
-  public func arity(of id: FunctionID) -> Int { symbols[Int(id.index)].prototype.parameters.count }
+  public func arity(of id: FunctionID) -> Int { Int(arities[Int(id.index)]) }
 
   public func lookup(_ name: Name) -> FunctionID? {
     let index = Int(name.index)
@@ -57,6 +60,7 @@ public struct FunctionTable: Sendable {
   mutating func add(_ symbol: FunctionSymbol) -> FunctionID {
     let id = FunctionID(index: Int32(symbols.count))
     symbols.append(symbol)
+    arities.append(Int32(symbol.arity))
     let index = Int(symbol.name.index)
     if index >= idsByName.count {
       idsByName.append(contentsOf: repeatElement(-1, count: index + 1 - idsByName.count))
@@ -67,6 +71,7 @@ public struct FunctionTable: Sendable {
 
   mutating func update(_ id: FunctionID, _ change: (inout FunctionSymbol) -> Void) {
     change(&symbols[Int(id.index)])
+    arities[Int(id.index)] = Int32(symbols[Int(id.index)].arity)
   }
 }
 
