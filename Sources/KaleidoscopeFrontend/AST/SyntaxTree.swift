@@ -156,6 +156,7 @@ public struct SyntaxTree: Sendable {
   /// The number of expression nodes; IDs run from 0 to `exprCount - 1`.
   public var exprCount: Int { kinds.count }
 
+  @inline(__always)
   public subscript(id: ExprID) -> Expr {
     let index = Int(id.index)
     let operands = operands[index]

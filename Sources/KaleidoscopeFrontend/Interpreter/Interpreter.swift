@@ -179,7 +179,7 @@ public final class Interpreter {
   /// `a op b op c ...`, left to right, walking the left spine instead of recursing on it.
   private func evaluateChain(_ id: ExprID) throws -> Double {
     let start = spine.count
-    defer { spine.removeSubrange(start...) }
+    defer { spine.removeLast(spine.count - start) }
     var current = id
     while case .binary(_, let lhs, _) = tree[current] {
       spine.append(current)

@@ -340,7 +340,7 @@ public final class Parser {
     let open = token.range
     advance()
     let mark = pendingArguments.count
-    defer { pendingArguments.removeSubrange(mark...) }
+    defer { pendingArguments.removeLast(pendingArguments.count - mark) }
     if token.kind != .rightParen {
       while true {
         pendingArguments.append(try parseNestedExpression())
@@ -396,7 +396,7 @@ public final class Parser {
     let varRange = token.range
     advance()
     let mark = pendingBindings.count
-    defer { pendingBindings.removeSubrange(mark...) }
+    defer { pendingBindings.removeLast(pendingBindings.count - mark) }
     while true {
       guard token.kind == .identifier else {
         throw fail(expected: pendingBindings.count == mark ? "a variable name after 'var'" : "a variable name after ','")
