@@ -12,7 +12,7 @@ program=$(mktemp --suffix=.ks)
 trap 'rm -f "$program"' EXIT
 python3 benchmarks/generate.py frontend "$size" >"$program"
 python3 - "$program" "${BASELINE:-}" <<'PY'
-import os, resource, subprocess, sys, time
+import os, subprocess, sys, time
 program, baseline = sys.argv[1], sys.argv[2]
 size = os.path.getsize(program)
 

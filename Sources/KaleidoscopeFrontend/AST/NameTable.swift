@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// An interned identifier: a small integer standing for one spelling.
 ///
 /// Names compare and hash as integers, and dense tables can be indexed by them, so later

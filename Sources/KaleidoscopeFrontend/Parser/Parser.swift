@@ -32,15 +32,7 @@ public final class Parser {
     _ file: SourceFile, names: NameTable = NameTable(), operators: OperatorTable = .standard,
     nestingLimit: Int = defaultNestingLimit
   ) -> ParseResult {
-    // The parser reads the bytes through a pointer that is valid only in this closure, so the
-    // parser never outlives it.
-    file.bytes.withUnsafeBufferPointer { bytes in
-      let parser = Parser(file: file, bytes: bytes, names: names, operators: operators, nestingLimit: nestingLimit)
-      parser.parseItems()
-      return ParseResult(
-        tree: parser.tree, diagnostics: parser.diagnostics, operators: parser.operators,
-        isIncomplete: parser.stoppedAtEndOfFile)
-    }
+    run(file, names: names, operators: operators, nestingLimit: nestingLimit, itemHandler: nil)
   }
 
   /// Parses a file item by item: after each item (or each run of items ended by a syntax
@@ -48,22 +40,30 @@ public final class Parser {
   /// The tree in the result has the names but no items.
   static func parseItemByItem(_ file: SourceFile, _ eachItem: (inout SyntaxTree) -> Void) -> ParseResult {
     withoutActuallyEscaping(eachItem) { eachItem in
-      file.bytes.withUnsafeBufferPointer { bytes in
-        let parser = Parser(
-          file: file, bytes: bytes, names: NameTable(), operators: .standard, nestingLimit: defaultNestingLimit,
-          wholeFile: false)
-        parser.itemHandler = eachItem
-        parser.parseItems()
-        return ParseResult(
-          tree: parser.tree, diagnostics: parser.diagnostics, operators: parser.operators,
-          isIncomplete: parser.stoppedAtEndOfFile)
-      }
+      run(file, names: NameTable(), operators: .standard, nestingLimit: defaultNestingLimit, itemHandler: eachItem)
+    }
+  }
+
+  private static func run(
+    _ file: SourceFile, names: NameTable, operators: OperatorTable, nestingLimit: Int,
+    itemHandler: ((inout SyntaxTree) -> Void)?
+  ) -> ParseResult {
+    // The parser reads the bytes through a pointer that is valid only in this closure, so the
+    // parser never outlives it.
+    file.bytes.withUnsafeBufferPointer { bytes in
+      let parser = Parser(
+        file: file, bytes: bytes, names: names, operators: operators, nestingLimit: nestingLimit,
+        itemHandler: itemHandler)
+      parser.parseItems()
+      return ParseResult(
+        tree: parser.tree, diagnostics: parser.diagnostics, operators: parser.operators,
+        isIncomplete: parser.stoppedAtEndOfFile)
     }
   }
 
   private let file: SourceFile
   /// Receives the items as they are parsed, when parsing item by item.
-  private var itemHandler: ((inout SyntaxTree) -> Void)?
+  private let itemHandler: ((inout SyntaxTree) -> Void)?
   /// The file's bytes, valid for the parser's lifetime (see `parse`).
   private let bytes: UnsafeBufferPointer<UInt8>
   private var lexer: Lexer
@@ -85,16 +85,18 @@ public final class Parser {
 
   private init(
     file: SourceFile, bytes: UnsafeBufferPointer<UInt8>, names: NameTable, operators: OperatorTable,
-    nestingLimit: Int, wholeFile: Bool = true
+    nestingLimit: Int, itemHandler: ((inout SyntaxTree) -> Void)?
   ) {
     self.file = file
     self.bytes = bytes
+    self.itemHandler = itemHandler
     self.lexer = Lexer(bytes: bytes)
     self.tree = SyntaxTree(file: file, names: names)
     self.operators = operators
     self.nestingLimit = nestingLimit
     self.token = Token(kind: .endOfFile, range: .point(0))
-    if wholeFile { tree.reserveCapacity(sourceBytes: file.bytes.count) }
+    // A whole tree is kept: reserve for it once. Item by item, the tree stays small.
+    if itemHandler == nil { tree.reserveCapacity(sourceBytes: file.bytes.count) }
     readToken()
   }
 
@@ -472,12 +474,12 @@ public final class Parser {
         seenDot = true
         continue
       }
-      guard Lexer.isDigit(byte), significant < 15 else { return Self.strtod(digits) }
+      guard Lexer.isDigit(byte), significant < 15 else { return Self.valueByStrtod(digits) }
       mantissa = mantissa * 10 + Int(byte &- UInt8(ascii: "0"))
       if mantissa > 0 { significant += 1 }
       if seenDot { fractionDigits += 1 }
     }
-    guard fractionDigits <= 22 else { return Self.strtod(digits) }
+    guard fractionDigits <= 22 else { return Self.valueByStrtod(digits) }
     return fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / Self.powersOfTen[fractionDigits]
   }
 
@@ -486,15 +488,11 @@ public final class Parser {
     (0..<exponent).reduce(1.0) { value, _ in value * 10 }
   }
 
-  private static func strtod(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Double {
+  private static func valueByStrtod(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Double {
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: digits.count + 1) { buffer in
       for (offset, byte) in digits.enumerated() { buffer[offset] = CChar(bitPattern: byte) }
       buffer[digits.count] = 0
-      #if canImport(Glibc)
-        return Glibc.strtod(buffer.baseAddress!, nil)
-      #else
-        return Darwin.strtod(buffer.baseAddress!, nil)
-      #endif
+      return strtod(buffer.baseAddress!, nil)
     }
   }
 

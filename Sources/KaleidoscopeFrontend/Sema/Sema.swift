@@ -98,17 +98,16 @@ struct Checker {
   // MARK: - Declarations
 
   mutating func declareItems() {
-    for item in tree.items {
-      switch item {
-      case .definition(let definition):
-        declare(definition.prototype, defining: true)
-      case .brokenDefinition(let prototype):
-        declare(prototype, defining: true)
-      case .external(let prototype):
-        declare(prototype, defining: false)
-      case .expression:
-        break
-      }
+    for item in tree.items { declare(item) }
+  }
+
+  /// Declares what an item declares: a definition (even a broken one) or an `extern`.
+  private mutating func declare(_ item: Item) {
+    switch item {
+    case .definition(let definition): declare(definition.prototype, defining: true)
+    case .brokenDefinition(let prototype): declare(prototype, defining: true)
+    case .external(let prototype): declare(prototype, defining: false)
+    case .expression: break
     }
   }
 
@@ -177,17 +176,15 @@ struct Checker {
       scope.append(contentsOf: repeatElement(-1, count: self.tree.names.count - scope.count))
     }
     for item in self.tree.items {
+      declare(item)
       switch item {
       case .definition(let definition):
-        declare(definition.prototype, defining: true)
         let id = functions.lookup(definition.prototype.name)!
         checkBody(
           definition.body, parameters: definition.prototype.parameters, kind: .function(id),
           range: definition.range, keep: false)
-      case .brokenDefinition(let prototype):
-        declare(prototype, defining: true)
-      case .external(let prototype):
-        declare(prototype, defining: false)
+      case .brokenDefinition, .external:
+        break
       case .expression(let root):
         checkBody(
           root, parameters: [], kind: .topLevel(index: topLevelCount), range: self.tree.range(of: root), keep: false)
@@ -200,13 +197,7 @@ struct Checker {
   /// reports what still does not resolve. `tree` is the file's tree at the end (its names).
   mutating func resolveDeferred(in tree: SyntaxTree) {
     self.tree = tree
-    for use in deferred {
-      switch use {
-      case .call(let callee, let argumentCount, let range): reportCall(callee, argumentCount: argumentCount, at: range)
-      case .unary(let op, let range): reportUnary(op, at: range)
-      case .binary(let op, let range): reportBinary(op, at: range)
-      }
-    }
+    for use in deferred { reportUnresolved(use) }
     deferred = []
   }
 
@@ -348,10 +339,26 @@ struct Checker {
   private mutating func resolveCall(_ callee: Name, argumentCount: Int, at id: ExprID) {
     if let function = functions.lookup(callee), functions.arity(of: function) == argumentCount {
       recordCall(function, at: id)
-    } else if defers {
-      deferred.append(.call(callee, argumentCount: argumentCount, range: tree.range(of: id)))
     } else {
-      reportCall(callee, argumentCount: argumentCount, at: tree.range(of: id))
+      unresolved(.call(callee, argumentCount: argumentCount, range: tree.range(of: id)))
+    }
+  }
+
+  /// A use that does not resolve yet: put off when checking item by item, else reported.
+  private mutating func unresolved(_ use: DeferredUse) {
+    if defers {
+      deferred.append(use)
+    } else {
+      reportUnresolved(use)
+    }
+  }
+
+  /// Reports a use that does not resolve (nothing if it now does).
+  private mutating func reportUnresolved(_ use: DeferredUse) {
+    switch use {
+    case .call(let callee, let argumentCount, let range): reportCall(callee, argumentCount: argumentCount, at: range)
+    case .unary(let op, let range): reportUnary(op, at: range)
+    case .binary(let op, let range): reportBinary(op, at: range)
     }
   }
 
@@ -374,12 +381,8 @@ struct Checker {
   private mutating func resolveUnary(_ op: UInt8, at id: ExprID) {
     if let function = operatorFunction(prefix: "unary", op) {
       recordCall(function, at: id)
-    } else if OperatorTable.isBuiltinUnary(op) {
-      return
-    } else if defers {
-      deferred.append(.unary(op, range: tree.range(of: id)))
-    } else {
-      reportUnary(op, at: tree.range(of: id))
+    } else if !OperatorTable.isBuiltinUnary(op) {
+      unresolved(.unary(op, range: tree.range(of: id)))
     }
   }
 
@@ -400,10 +403,8 @@ struct Checker {
     if OperatorTable.isBuiltinBinary(op) { return }
     if let function = operatorFunction(prefix: "binary", op) {
       recordCall(function, at: id)
-    } else if defers {
-      deferred.append(.binary(op, range: tree.range(of: id)))
     } else {
-      reportBinary(op, at: tree.range(of: id))
+      unresolved(.binary(op, range: tree.range(of: id)))
     }
   }
 

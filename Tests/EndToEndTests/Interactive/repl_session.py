@@ -46,21 +46,24 @@ def line(child, text, expect):
     child.expect_exact(PROMPT)
 
 
+def enter(child, text):
+    """Types a line that prints nothing (a definition, a command) and waits for the prompt."""
+    child.sendline(text)
+    child.expect_exact(PROMPT)
+
+
 def define_and_call():
     child = spawn()
-    child.sendline("def sq(x) x * x")
-    child.expect_exact(PROMPT)
+    enter(child, "def sq(x) x * x")
     line(child, "sq(12)", "144")
 
 
 def redefinition_reaches_earlier_callers():
     child = spawn()
     for text in ["def g(x) x + 1", "def f(x) g(x) * 2"]:
-        child.sendline(text)
-        child.expect_exact(PROMPT)
+        enter(child, text)
     line(child, "f(1)", "4")
-    child.sendline("def g(x) x + 10")
-    child.expect_exact(PROMPT)
+    enter(child, "def g(x) x + 10")
     line(child, "f(1)", "22")
 
 
@@ -79,15 +82,13 @@ def multi_line_definition():
     child = spawn()
     child.sendline("def tripled(x)")
     child.expect_exact(CONTINUATION)
-    child.sendline("  x * 3")
-    child.expect_exact(PROMPT)
+    enter(child, "  x * 3")
     line(child, "tripled(14)", "42")
 
 
 def completion():
     child = spawn()
-    child.sendline("def elephant(x) x + 1")
-    child.expect_exact(PROMPT)
+    enter(child, "def elephant(x) x + 1")
     child.send("eleph\t")
     child.expect_exact("ant")  # what Tab added
     # Had Tab not completed the name, this would be an unknown function 'eleph'.
@@ -122,16 +123,14 @@ def ctrl_d_exits_cleanly():
 
 def meta_commands():
     child = spawn()
-    child.sendline("def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)")
-    child.expect_exact(PROMPT)
+    enter(child, "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)")
     line(child, ":type fib", "def fib(n)    # defined at <repl>:1:5")
     line(child, ":ir fib", "define double @fib.")
     line(child, ":asm fib", "fib.")
     line(child, ":defs", "def fib(n)")
     line(child, ":ast 1 + 2 * 3", "1   *_")
     line(child, ":tokens f(x)", "1:2      punctuation (")
-    child.sendline(":time on")
-    child.expect_exact(PROMPT)
+    enter(child, ":time on")
     child.sendline("20 + 22")
     child.expect(r"42\r\n\(compile [0-9.]+ ms, run [0-9.]+ ms\)")
     child.expect_exact(PROMPT)
@@ -153,8 +152,7 @@ def ctrl_c_cancels_the_line():
 
 def ctrl_c_interrupts_a_running_loop():
     child = spawn()
-    child.sendline("def double(x) x * 2")
-    child.expect_exact(PROMPT)
+    enter(child, "def double(x) x * 2")
     child.sendline("for i = 0, 1 in 0")
     child.expect(r"for i = 0, 1 in 0\r\n")
     time.sleep(0.5)  # the loop is running
