@@ -76,3 +76,19 @@ public struct DiagnosticBag: Sendable {
     }.map(\.element)
   }
 }
+
+/// Two diagnostics are equal when they say the same thing about the same place of the same
+/// file (the same `SourceFile` object).
+extension Diagnostic: Equatable {
+  public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+    lhs.severity == rhs.severity && lhs.message == rhs.message && lhs.file === rhs.file
+      && lhs.range == rhs.range && lhs.notes == rhs.notes
+  }
+}
+
+/// Two notes are equal when they say the same thing about the same place, if any.
+extension Note: Equatable {
+  public static func == (lhs: Note, rhs: Note) -> Bool {
+    lhs.message == rhs.message && lhs.file === rhs.file && lhs.range == rhs.range
+  }
+}
