@@ -182,8 +182,12 @@ public struct SyntaxTree: Sendable {
 
   /// The range of the node's main token.
   public func range(of id: ExprID) -> SourceRange {
-    let start = start(of: id)
-    return SourceRange(start: start, end: Lexer.tokenEnd(in: file, at: start))
+    range(ofTokenAt: start(of: id))
+  }
+
+  /// The range of the token that starts at `start`.
+  func range(ofTokenAt start: Int) -> SourceRange {
+    SourceRange(start: start, end: Lexer.tokenEnd(in: file, at: start))
   }
 
   public func arguments(_ list: ExprList) -> ExprIDs {

@@ -12,8 +12,10 @@ public struct Lexer {
   /// Whether a line break (or the start of the file) came before the next token.
   private var sawLineBreak = true
 
-  init(bytes: UnsafeBufferPointer<UInt8>) {
+  /// A lexer over `bytes` that starts at `position`, which must be the start of a line.
+  init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
     self.bytes = bytes
+    self.position = position
   }
 
   /// All tokens of the file, ending with `.endOfFile`.

@@ -32,28 +32,118 @@ public final class Parser {
     _ file: SourceFile, names: NameTable = NameTable(), operators: OperatorTable = .standard,
     nestingLimit: Int = defaultNestingLimit
   ) -> ParseResult {
-    run(file, names: names, operators: operators, nestingLimit: nestingLimit, itemHandler: nil)
+    // The whole tree is kept: reserve room for it once.
+    var tree = SyntaxTree(file: file, names: names)
+    tree.reserveCapacity(sourceBytes: file.bytes.count)
+    return run(file, tree: tree, operators: operators, nestingLimit: nestingLimit, itemHandler: nil)
   }
 
   /// Parses a file item by item: after each item (or each run of items ended by a syntax
   /// error), `eachItem` gets the tree holding them, and their expressions are then dropped.
   /// The tree in the result has the names but no items.
-  static func parseItemByItem(_ file: SourceFile, _ eachItem: (inout SyntaxTree) -> Void) -> ParseResult {
+  ///
+  /// With `range`, only the items in that part of the file are parsed, as if the file were
+  /// those bytes alone but with positions counted from the file's start; `range` must start
+  /// at the start of a line. `operators` are the operators defined before it.
+  static func parseItemByItem(
+    _ file: SourceFile, range: Range<Int>? = nil, operators: OperatorTable = .standard,
+    _ eachItem: (inout SyntaxTree) -> Void
+  ) -> ParseResult {
     withoutActuallyEscaping(eachItem) { eachItem in
-      run(file, names: NameTable(), operators: .standard, nestingLimit: defaultNestingLimit, itemHandler: eachItem)
+      run(
+        file, range: range, tree: SyntaxTree(file: file), operators: operators,
+        nestingLimit: defaultNestingLimit, itemHandler: eachItem)
     }
   }
 
+  /// The binary operators defined before `end`, found without parsing everything before it:
+  /// each `binary` keyword outside a comment is taken as the start of an operator prototype
+  /// and parsed as one. This is a guess (a `binary` where no prototype may stand is parsed as
+  /// one too), used to parse a later part of a file before the earlier part is parsed; the
+  /// guess must be checked against the operators the earlier part really defined.
+  static func guessOperators(in file: SourceFile, before end: Int) -> OperatorTable {
+    file.bytes.withUnsafeBufferPointer { whole in
+      let bytes = UnsafeBufferPointer(rebasing: whole[..<end])
+      var operators = OperatorTable.standard
+      for offset in keywordOffsets("binary", in: bytes) where !isInComment(offset, bytes) {
+        let parser = Parser(
+          file: file, bytes: bytes, start: offset, tree: SyntaxTree(file: file), operators: operators,
+          nestingLimit: defaultNestingLimit, itemHandler: nil)
+        _ = try? parser.parsePrototype()
+        operators = parser.operators
+      }
+      return operators
+    }
+  }
+
+  /// The first offset at or after `offset` where a line starts with `def` or `extern`. An item
+  /// always starts there, whatever comes before: the parser resynchronises at these keywords.
+  static func itemStart(in file: SourceFile, atOrAfter offset: Int) -> Int? {
+    file.bytes.withUnsafeBufferPointer { bytes in
+      guard offset < bytes.count else { return nil }
+      var line = offset == 0 || bytes[offset - 1] == UInt8(ascii: "\n") ? offset : lineAfter(offset, bytes)
+      while let start = line, start < bytes.count {
+        if startsWithKeyword("def", at: start, bytes) || startsWithKeyword("extern", at: start, bytes) { return start }
+        line = lineAfter(start, bytes)
+      }
+      return nil
+    }
+  }
+
+  /// The start of the line after the one `offset` is on, if there is one.
+  private static func lineAfter(_ offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    let base = bytes.baseAddress!
+    guard let newline = memchr(base + offset, Int32(UInt8(ascii: "\n")), bytes.count - offset) else { return nil }
+    return base.distance(to: UnsafePointer(newline.assumingMemoryBound(to: UInt8.self))) + 1
+  }
+
+  /// Whether `keyword` stands as a whole word at `offset`.
+  private static func startsWithKeyword(
+    _ keyword: StaticString, at offset: Int, _ bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let length = keyword.utf8CodeUnitCount
+    guard offset + length <= bytes.count else { return false }
+    for index in 0..<length where bytes[offset + index] != keyword.utf8Start[index] { return false }
+    return offset + length == bytes.count || !Lexer.isIdentifierContinuation(bytes[offset + length])
+  }
+
+  /// The offsets at which `keyword` stands as a whole word in `bytes`.
+  private static func keywordOffsets(_ keyword: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+    guard let base = bytes.baseAddress else { return [] }
+    var offsets: [Int] = []
+    var offset = 0
+    while offset < bytes.count,
+      let found = memchr(base + offset, Int32(keyword.utf8Start[0]), bytes.count - offset)
+    {
+      let start = base.distance(to: UnsafePointer(found.assumingMemoryBound(to: UInt8.self)))
+      let wordBefore = start > 0 && Lexer.isIdentifierContinuation(bytes[start - 1])
+      if !wordBefore && startsWithKeyword(keyword, at: start, bytes) { offsets.append(start) }
+      offset = start + 1
+    }
+    return offsets
+  }
+
+  /// Whether a `#` comment covers `offset`.
+  private static func isInComment(_ offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var position = offset
+    while position > 0 && bytes[position - 1] != UInt8(ascii: "\n") {
+      position -= 1
+      if bytes[position] == UInt8(ascii: "#") { return true }
+    }
+    return false
+  }
+
   private static func run(
-    _ file: SourceFile, names: NameTable, operators: OperatorTable, nestingLimit: Int,
-    itemHandler: ((inout SyntaxTree) -> Void)?
+    _ file: SourceFile, range: Range<Int>? = nil, tree: SyntaxTree, operators: OperatorTable,
+    nestingLimit: Int, itemHandler: ((inout SyntaxTree) -> Void)?
   ) -> ParseResult {
     // The parser reads the bytes through a pointer that is valid only in this closure, so the
     // parser never outlives it.
-    file.bytes.withUnsafeBufferPointer { bytes in
+    file.bytes.withUnsafeBufferPointer { whole in
+      let range = range ?? 0..<whole.count
       let parser = Parser(
-        file: file, bytes: bytes, names: names, operators: operators, nestingLimit: nestingLimit,
-        itemHandler: itemHandler)
+        file: file, bytes: UnsafeBufferPointer(rebasing: whole[..<range.upperBound]), start: range.lowerBound,
+        tree: tree, operators: operators, nestingLimit: nestingLimit, itemHandler: itemHandler)
       parser.parseItems()
       return ParseResult(
         tree: parser.tree, diagnostics: parser.diagnostics, operators: parser.operators,
@@ -83,20 +173,20 @@ public final class Parser {
   private var pendingArguments: [ExprID] = []
   private var pendingBindings: [VarBinding] = []
 
+  /// A parser of `bytes` from `start`, which must be the start of a line.
   private init(
-    file: SourceFile, bytes: UnsafeBufferPointer<UInt8>, names: NameTable, operators: OperatorTable,
-    nestingLimit: Int, itemHandler: ((inout SyntaxTree) -> Void)?
+    file: SourceFile, bytes: UnsafeBufferPointer<UInt8>, start: Int = 0, tree: SyntaxTree,
+    operators: OperatorTable, nestingLimit: Int, itemHandler: ((inout SyntaxTree) -> Void)?
   ) {
     self.file = file
     self.bytes = bytes
     self.itemHandler = itemHandler
-    self.lexer = Lexer(bytes: bytes)
-    self.tree = SyntaxTree(file: file, names: names)
+    self.lexer = Lexer(bytes: bytes, position: start)
+    self.previousTokenEnd = start
+    self.tree = tree
     self.operators = operators
     self.nestingLimit = nestingLimit
     self.token = Token(kind: .endOfFile, range: .point(0))
-    // A whole tree is kept: reserve for it once. Item by item, the tree stays small.
-    if itemHandler == nil { tree.reserveCapacity(sourceBytes: file.bytes.count) }
     readToken()
   }
 

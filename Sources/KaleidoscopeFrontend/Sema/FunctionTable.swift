@@ -57,6 +57,12 @@ public struct FunctionTable: Sendable {
   /// All function IDs in the order they were first declared.
   public var ids: [FunctionID] { (0..<Int32(symbols.count)).map(FunctionID.init(index:)) }
 
+  /// Makes room for `count` functions in all.
+  mutating func reserveCapacity(_ count: Int) {
+    symbols.reserveCapacity(count)
+    arities.reserveCapacity(count)
+  }
+
   mutating func add(_ symbol: FunctionSymbol) -> FunctionID {
     let id = FunctionID(index: Int32(symbols.count))
     symbols.append(symbol)

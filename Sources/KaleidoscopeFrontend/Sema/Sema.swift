@@ -56,8 +56,9 @@ struct Checker {
   /// The local each `var` binding declares, by its index in the tree's binding table.
   var bindingLocals: [LocalID]
 
-  /// Functions defined (not just declared) by this tree, so a second `def` is caught.
-  private var definedHere: Set<FunctionID> = []
+  /// Whether each function (by `FunctionID.index`) is defined, not just declared, in this
+  /// file, so a second `def` is caught.
+  private var definedHere: [Bool] = []
   /// The binary operators this tree defines, by character, for the "defined later" note.
   private var binaryDefinitionRanges: [UInt8: SourceRange] = [:]
 
@@ -84,6 +85,7 @@ struct Checker {
   init(tree: SyntaxTree, functions: FunctionTable, mode: Sema.Mode, defers: Bool = false) {
     self.tree = tree
     self.functions = functions
+    self.definedHere = [Bool](repeating: false, count: functions.symbols.count)
     self.mode = mode
     self.defers = defers
     self.resolutions = [Int32](repeating: -1, count: tree.exprCount)
@@ -120,17 +122,11 @@ struct Checker {
       name: prototype.name, spelling: tree.text(prototype.name),
       origin: defining ? .defined : .external, prototype: prototype, file: tree.file)
     guard let id = functions.lookup(prototype.name) else {
-      let id = functions.add(symbol)
-      if defining { definedHere.insert(id) }
-      switch prototype.kind {
-      case .unaryOperator(let op) where op < 128: unaryFunctions[Int(op)] = id.index
-      case .binaryOperator(let op, _) where op < 128: binaryFunctions[Int(op)] = id.index
-      default: break
-      }
+      add(symbol, defining: defining)
       return
     }
     let existing = functions[id]
-    if defining && definedHere.contains(id) && mode == .file {
+    if defining && definedHere[Int(id.index)] && mode == .file {
       report(
         .redefinition(symbol.spelling), at: prototype.nameRange,
         notes: [note(.previousDefinition(symbol.spelling), at: existing)])
@@ -145,8 +141,20 @@ struct Checker {
       return
     }
     if defining {
-      definedHere.insert(id)
+      definedHere[Int(id.index)] = true
       functions.update(id) { $0 = symbol }
+    }
+  }
+
+  /// Adds a function new to the table, and makes an operator function usable.
+  private mutating func add(_ symbol: FunctionSymbol, defining: Bool) {
+    let id = functions.add(symbol)
+    definedHere.append(defining)
+    assert(definedHere.count == functions.symbols.count)
+    switch symbol.prototype.kind {
+    case .unaryOperator(let op) where op < 128: unaryFunctions[Int(op)] = id.index
+    case .binaryOperator(let op, _) where op < 128: binaryFunctions[Int(op)] = id.index
+    default: break
     }
   }
 
@@ -199,6 +207,36 @@ struct Checker {
     self.tree = tree
     for use in deferred { reportUnresolved(use) }
     deferred = []
+  }
+
+  // MARK: - Parts checked apart
+
+  /// Takes over what `other` found checking, item by item, the part of the file that follows
+  /// this checker's part (see `Frontend.diagnose`): its declarations, its diagnostics and the
+  /// uses it put off. `renaming` maps the other part's names to this one's (see
+  /// `NameTable.intern(contentsOf:)`). Afterwards this checker stands where checking the two
+  /// parts in one go would have left it.
+  ///
+  /// That holds only when the parts declare no name in common: a second declaration's
+  /// diagnostics, and what calls between the two resolve to, depend on the first. Then
+  /// nothing changes and the result is false; the parts must be checked in one go.
+  mutating func adopt(_ other: consuming Checker, renaming: [Name]) -> Bool {
+    func rename(_ name: Name) -> Name { renaming[Int(name.index)] }
+    guard !other.functions.symbols.contains(where: { functions.lookup(rename($0.name)) != nil }) else { return false }
+    functions.reserveCapacity(functions.symbols.count + other.functions.symbols.count)
+    definedHere.reserveCapacity(functions.symbols.count + other.functions.symbols.count)
+    for (index, symbol) in other.functions.symbols.enumerated() {
+      var symbol = symbol
+      symbol.name = rename(symbol.name)
+      symbol.prototype.rename(rename)
+      add(symbol, defining: other.definedHere[index])
+    }
+    binaryDefinitionRanges.merge(other.binaryDefinitionRanges) { first, _ in first }
+    diagnostics.append(contentsOf: other.diagnostics)
+    // What resolves now need not be kept: it will still resolve at the end.
+    deferred += other.deferred.lazy.map { $0.renamed(rename) }.filter { !resolves($0) }
+    topLevelCount += other.topLevelCount
+    return true
   }
 
   // MARK: - Bodies
@@ -340,7 +378,7 @@ struct Checker {
     if let function = functions.lookup(callee), functions.arity(of: function) == argumentCount {
       recordCall(function, at: id)
     } else {
-      unresolved(.call(callee, argumentCount: argumentCount, range: tree.range(of: id)))
+      unresolved(.call(callee, argumentCount: argumentCount, at: tree.start(of: id)))
     }
   }
 
@@ -353,28 +391,40 @@ struct Checker {
     }
   }
 
-  /// Reports a use that does not resolve (nothing if it now does).
+  /// Reports a use, unless it now resolves.
   private mutating func reportUnresolved(_ use: DeferredUse) {
+    guard !resolves(use) else { return }
     switch use {
-    case .call(let callee, let argumentCount, let range): reportCall(callee, argumentCount: argumentCount, at: range)
-    case .unary(let op, let range): reportUnary(op, at: range)
-    case .binary(let op, let range): reportBinary(op, at: range)
+    case .call(let callee, let argumentCount, let start):
+      reportCall(callee, argumentCount: argumentCount, at: tree.range(ofTokenAt: start))
+    case .unary(let op, let start): reportUnary(op, at: tree.range(ofTokenAt: start))
+    case .binary(let op, let start): reportBinary(op, at: tree.range(ofTokenAt: start))
     }
   }
 
-  /// Reports a call that does not resolve to a function of its arity (nothing if it does).
+  /// Whether a use resolves now. Declarations are only ever added, so it then always will.
+  private func resolves(_ use: DeferredUse) -> Bool {
+    switch use {
+    case .call(let callee, let argumentCount, _):
+      functions.lookup(callee).map { functions.arity(of: $0) == argumentCount } ?? false
+    case .unary(let op, _): operatorFunction(prefix: "unary", op) != nil
+    case .binary(let op, _): operatorFunction(prefix: "binary", op) != nil
+    }
+  }
+
+  /// Reports a call that does not resolve to a function of its arity.
   private mutating func reportCall(_ callee: Name, argumentCount: Int, at range: SourceRange) {
-    let spelling = tree.text(callee)
     guard let function = functions.lookup(callee) else {
+      let spelling = tree.text(callee)
       report(.unknownFunction(spelling), at: range, notes: unknownFunctionNotes(spelling))
       return
     }
-    let symbol = functions[function]
-    guard symbol.arity == argumentCount else {
+    if functions.arity(of: function) != argumentCount {
+      let spelling = tree.text(callee)
+      let symbol = functions[function]
       report(
         .argumentCountMismatch(function: spelling, expected: symbol.arity, given: argumentCount),
         at: range, notes: [note(.declaredHere(spelling), at: symbol)])
-      return
     }
   }
 
@@ -382,13 +432,12 @@ struct Checker {
     if let function = operatorFunction(prefix: "unary", op) {
       recordCall(function, at: id)
     } else if !OperatorTable.isBuiltinUnary(op) {
-      unresolved(.unary(op, range: tree.range(of: id)))
+      unresolved(.unary(op, at: tree.start(of: id)))
     }
   }
 
-  /// Reports a use of an undeclared prefix operator (nothing if it is declared).
+  /// Reports a use of an undeclared prefix operator.
   private mutating func reportUnary(_ op: UInt8, at range: SourceRange) {
-    if operatorFunction(prefix: "unary", op) != nil { return }
     let spelling = String(UnicodeScalar(op))
     var notes: [Note] = []
     if let range = binaryDefinitionRanges[op] {
@@ -404,13 +453,12 @@ struct Checker {
     if let function = operatorFunction(prefix: "binary", op) {
       recordCall(function, at: id)
     } else {
-      unresolved(.binary(op, range: tree.range(of: id)))
+      unresolved(.binary(op, at: tree.start(of: id)))
     }
   }
 
-  /// Reports a use of an undeclared infix operator (nothing if it is declared).
+  /// Reports a use of an undeclared infix operator.
   private mutating func reportBinary(_ op: UInt8, at range: SourceRange) {
-    if operatorFunction(prefix: "binary", op) != nil { return }
     report(.unknownBinaryOperator(String(UnicodeScalar(op))), at: range)
   }
 
@@ -477,11 +525,27 @@ struct Checker {
 }
 
 /// A use of a function or operator that could not be resolved when it was checked item by
-/// item, with where it is.
+/// item, with the offset of its node's token.
 enum DeferredUse {
-  case call(Name, argumentCount: Int, range: SourceRange)
-  case unary(UInt8, range: SourceRange)
-  case binary(UInt8, range: SourceRange)
+  case call(Name, argumentCount: Int, at: Int)
+  case unary(UInt8, at: Int)
+  case binary(UInt8, at: Int)
+}
+
+extension DeferredUse {
+  /// The same use, with its name (if any) mapped by `rename`.
+  fileprivate func renamed(_ rename: (Name) -> Name) -> DeferredUse {
+    guard case .call(let callee, let argumentCount, let start) = self else { return self }
+    return .call(rename(callee), argumentCount: argumentCount, at: start)
+  }
+}
+
+extension Prototype {
+  /// Maps the function's and the parameters' names by `rename`.
+  fileprivate mutating func rename(_ rename: (Name) -> Name) {
+    name = rename(name)
+    for index in parameters.indices { parameters[index].name = rename(parameters[index].name) }
+  }
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo

@@ -15,12 +15,26 @@ public enum LargeStack {
 
   /// Calls `body` on a new thread with a stack of `size` bytes and waits for it.
   public static func run<T>(size: Int = defaultSize, _ body: () -> T) -> T {
-    var result: T?
-    withoutActuallyEscaping(body) { body in
-      let job = Job { result = body() }
-      if !start(job, size: size) { job.work() }
+    withoutActuallyEscaping(body) { body in concurrently(size: size, [body])[0] }
+  }
+
+  /// Calls each of `bodies` on a new thread of its own, all at once, and waits for them all.
+  /// The bodies must not share mutable state.
+  public static func concurrently<T>(size: Int = defaultSize, _ bodies: [() -> T]) -> [T] {
+    let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: bodies.count)
+    results.initialize(repeating: nil)
+    defer {
+      _ = results.deinitialize()
+      results.deallocate()
     }
-    return result!
+    var threads: [pthread_t] = []
+    for (index, body) in bodies.enumerated() {
+      // Each job writes only its own element of `results`.
+      let job = Job { results[index] = body() }
+      if let thread = start(job, size: size) { threads.append(thread) } else { job.work() }
+    }
+    for thread in threads { pthread_join(thread, nil) }
+    return results.map { $0! }
   }
 
   /// The closure a thread runs, boxed so it can cross the C boundary.
@@ -29,8 +43,8 @@ public enum LargeStack {
     init(_ work: @escaping () -> Void) { self.work = work }
   }
 
-  /// Runs the job on a new thread and joins it; false if no thread could be created.
-  private static func start(_ job: Job, size: Int) -> Bool {
+  /// Runs the job on a new thread; nil if no thread could be created.
+  private static func start(_ job: Job, size: Int) -> pthread_t? {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
@@ -49,13 +63,12 @@ public enum LargeStack {
       }, context)
     guard status == 0 else {
       Unmanaged<Job>.fromOpaque(context).release()
-      return false
+      return nil
     }
     #if canImport(Glibc)
-      pthread_join(thread, nil)
+      return thread
     #else
-      pthread_join(thread!, nil)
+      return thread!
     #endif
-    return true
   }
 }
