@@ -46,54 +46,95 @@ public enum Frontend {
   /// Each part is parsed and checked on a thread of its own, as if it were a file of its own
   /// except for two things it cannot know: the operators defined before it, which change how
   /// it parses, are guessed (`Parser.guessOperators`), and uses of functions and operators it
-  /// does not declare are put off. The parts are then joined in order (`Checker.adopt`), and
-  /// the guesses checked. When a guess was wrong, a part ended inside an item, or two parts
-  /// declare the same name, the file is checked again in one go, so the result is always what
-  /// checking it in one go reports.
+  /// does not declare are put off. The guesses are then checked, and the parts' diagnostics
+  /// gathered (`CheckedPart.gathered`), or, when some use resolves nowhere, the parts are
+  /// joined to report it (`CheckedPart.joined`). When a guess was wrong, a part ended inside
+  /// an item, or two parts declare the same name, the file is checked again in one go, so the
+  /// result is always what checking it in one go reports.
   static func diagnose(_ file: SourceFile, splittingAt splits: [Int]) -> DiagnosticBag {
     if !splits.isEmpty, let diagnostics = diagnoseInParts(file, splittingAt: splits) { return diagnostics }
-    return diagnose(part: 0..<file.bytes.count, of: file, operators: .standard).diagnostics
+    return check(0..<file.bytes.count, of: file, operators: .standard).joinedDiagnostics
   }
 
-  /// `diagnose(_:splittingAt:)` when the parts join up; nil when the file must be checked in
-  /// one go.
+  /// `diagnose(_:splittingAt:)` when the parts fit together; nil when the file must be checked
+  /// in one go.
   static func diagnoseInParts(_ file: SourceFile, splittingAt splits: [Int]) -> DiagnosticBag? {
+    let parts = checkParts(file, splittingAt: splits)
+    return CheckedPart.gathered(parts) ?? CheckedPart.joined(parts)
+  }
+
+  /// The parts of the file cut at `splits`, each checked on a thread of its own.
+  static func checkParts(_ file: SourceFile, splittingAt splits: [Int]) -> [CheckedPart] {
     let bounds = [0] + splits + [file.bytes.count]
-    var parts = LargeStack.concurrently(
+    return LargeStack.concurrently(
       zip(bounds, bounds.dropFirst()).map { start, end in
         {
           let operators = start == 0 ? .standard : Parser.guessOperators(in: file, before: start)
-          return (operators, diagnose(part: start..<end, of: file, operators: operators))
+          return check(start..<end, of: file, operators: operators)
         }
       })
-    var whole = parts.removeFirst().1
-    while !parts.isEmpty {
-      let (guessedOperators, part) = parts.removeFirst()
-      guard whole.join(part, guessedOperators: guessedOperators) else { return nil }
-    }
-    return whole.diagnostics
   }
 
-  /// Parses and checks one part of a file, item by item.
-  private static func diagnose(part: Range<Int>, of file: SourceFile, operators: OperatorTable) -> CheckedPart {
+  /// Parses and checks one part of a file, item by item, starting with `operators`.
+  private static func check(_ part: Range<Int>, of file: SourceFile, operators: OperatorTable) -> CheckedPart {
     var checker = Checker(tree: SyntaxTree(file: file), functions: FunctionTable(), mode: .file, defers: true)
     let parsed = Parser.parseItemByItem(file, range: part, operators: operators) { tree in
       checker.checkItems(of: &tree)
     }
-    return CheckedPart(parsed: parsed, checker: checker)
+    return CheckedPart(guessedOperators: operators, parsed: parsed, checker: checker)
   }
 }
 
-/// A part of a file, parsed and checked item by item, with the uses it could not resolve put
-/// off.
-private struct CheckedPart {
+/// A part of a file, parsed and checked item by item under guessed operators, with the uses
+/// it could not resolve put off.
+struct CheckedPart {
+  /// The operators the part was parsed with, as defined before it.
+  var guessedOperators: OperatorTable
   var parsed: ParseResult
   var checker: Checker
 
-  /// Joins the part that follows this one, which was parsed with `guessedOperators` as the
-  /// operators defined before it. False when that part must be checked after this one instead.
-  mutating func join(_ next: consuming CheckedPart, guessedOperators: OperatorTable) -> Bool {
-    guard !parsed.isIncomplete, parsed.operators == guessedOperators else { return false }
+  /// Whether the parts may be checked apart: the operators guessed for each part are those the
+  /// parts before it define, and no part but the last ends inside an item.
+  static func guessesHold(_ parts: [CheckedPart]) -> Bool {
+    zip(parts, parts.dropFirst()).allSatisfy { previous, next in
+      !previous.parsed.isIncomplete && previous.parsed.operators == next.guessedOperators
+    }
+  }
+
+  /// The diagnostics of the whole file, when they are just each part's: the guesses hold, no
+  /// two parts declare the same name, and every use a part put off resolves in some part. Nil
+  /// when that is not so.
+  static func gathered(_ parts: [CheckedPart]) -> DiagnosticBag? {
+    guard guessesHold(parts) else { return nil }
+    let tables = parts.map { (checker: $0.checker, names: $0.parsed.tree.names) }
+    for (index, part) in tables.enumerated() {
+      let shares = tables[..<index].contains {
+        part.checker.sharesDeclarations(with: $0.checker, names: part.names, otherNames: $0.names)
+      }
+      let others = Array(tables[..<index] + tables[(index + 1)...])
+      guard !shares, part.checker.resolvesEveryUse(with: others, names: part.names) else { return nil }
+    }
+    var diagnostics = DiagnosticBag()
+    for part in parts { diagnostics.append(contentsOf: part.parsed.diagnostics) }
+    for part in parts { diagnostics.append(contentsOf: part.checker.diagnostics) }
+    return diagnostics
+  }
+
+  /// The diagnostics of the whole file, found by joining the parts into one, in order; this
+  /// reports the uses that resolve nowhere as checking in one go does. Nil when the guesses do
+  /// not hold or two parts declare the same name.
+  static func joined(_ parts: consuming [CheckedPart]) -> DiagnosticBag? {
+    guard guessesHold(parts), !parts.isEmpty else { return nil }
+    // Taken out of the array, the first part's tables are not shared, so they grow in place.
+    var whole = parts.removeFirst()
+    while !parts.isEmpty {
+      guard whole.join(parts.removeFirst()) else { return nil }
+    }
+    return whole.joinedDiagnostics
+  }
+
+  /// Joins the part that follows this one. False when two parts declare the same name.
+  private mutating func join(_ next: consuming CheckedPart) -> Bool {
     // On failure the names gain the next part's; the parts are then discarded.
     let renaming = parsed.tree.names.intern(contentsOf: next.parsed.tree.names)
     guard checker.adopt(next.checker, renaming: renaming) else { return false }
@@ -103,8 +144,9 @@ private struct CheckedPart {
     return true
   }
 
-  /// The syntax errors, then the semantic ones, with what was put off resolved now.
-  var diagnostics: DiagnosticBag {
+  /// The syntax errors, then the semantic ones, with what was put off resolved now: the
+  /// diagnostics of a part that is the whole file, or all the parts joined.
+  var joinedDiagnostics: DiagnosticBag {
     var checker = checker
     checker.resolveDeferred(in: parsed.tree)
     var diagnostics = parsed.diagnostics
@@ -112,4 +154,3 @@ private struct CheckedPart {
     return diagnostics
   }
 }
-

@@ -74,7 +74,41 @@ struct PartsCheckingTests {
         #expect(joined == nil, "the first part ends inside `broken`")
       } else {
         #expect(joined.map(Self.rendered) == whole, "cut at \(split)")
+        let parts = LargeStack.run { Frontend.checkParts(file, splittingAt: [split]) }
+        #expect(CheckedPart.gathered(parts) == nil, "some uses resolve nowhere: the parts must be joined")
       }
+    }
+  }
+
+  /// Mistakes of every kind but uses that resolve nowhere, and uses across the cut both ways:
+  /// the parts' diagnostics need only be gathered, and joining them finds the same.
+  static let gatherable = """
+    def binary ~ 15 (x y) x * 0.5 + y
+    def unary !(v) if v then 0 else 1
+    def f(a) g(a) ~ 1 + later(a, 2)
+    extern sin(x)
+    def broken(x) (x +
+    def dup(x x) x
+    def g(x) f(x) ~ !x + sin(x)
+    def binary @ 300 (a b) a
+    def h(x) 1 = x
+    def dup2(y) dup(1, y) + y + h(2) ~ 2
+    def later(a b) a
+    def binary + 5 (a b) a
+    h(1) ~ 2
+    """
+
+  @Test func partsWhoseUsesAllResolveAreGatheredNotJoined() throws {
+    let file = SourceFile(name: "t.ks", text: Self.gatherable)
+    let whole = Self.rendered(Frontend.diagnose(file, splittingAt: []))
+    #expect(whole.count == 5)
+    #expect(whole.sorted() == Self.rendered(Frontend.analyze(file).diagnostics).sorted())
+    let broken = try #require(Self.gatherable.utf8.firstRange(of: "(x +\n".utf8))
+    let afterBroken = Self.gatherable.utf8.distance(from: Self.gatherable.utf8.startIndex, to: broken.upperBound)
+    for split in Self.itemStarts(file) where split != afterBroken {
+      let parts = LargeStack.run { Frontend.checkParts(file, splittingAt: [split]) }
+      #expect(CheckedPart.gathered(parts).map(Self.rendered) == whole, "cut at \(split)")
+      #expect(CheckedPart.joined(parts).map(Self.rendered) == whole, "cut at \(split)")
     }
   }
 

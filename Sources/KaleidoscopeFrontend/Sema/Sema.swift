@@ -211,6 +211,35 @@ struct Checker {
 
   // MARK: - Parts checked apart
 
+  /// Whether this part declares a function spelled as `name` of another part whose names are
+  /// `names`; `ownNames` are this part's.
+  func declares(_ name: Name, of names: NameTable, ownNames: NameTable) -> Bool {
+    ownNames.lookup(name, of: names).flatMap(functions.lookup) != nil
+  }
+
+  /// Whether some function this checker declares is also declared by `other`, the checker of
+  /// another part (see `adopt`).
+  func sharesDeclarations(with other: Checker, names: NameTable, otherNames: NameTable) -> Bool {
+    functions.symbols.contains { other.declares($0.name, of: names, ownNames: otherNames) }
+  }
+
+  /// Whether every use this checker put off resolves, here or in one of `others`, checkers
+  /// of the other parts of the file, given as (checker, names) pairs; `names` are this
+  /// part's. When they all do, the parts need not be joined: no diagnostic depends on them.
+  func resolvesEveryUse(with others: [(checker: Checker, names: NameTable)], names: NameTable) -> Bool {
+    deferred.allSatisfy { use in
+      resolves(use)
+        || others.contains { other in
+          switch use {
+          case .call(let callee, let argumentCount, let start):
+            guard let name = other.names.lookup(callee, of: names) else { return false }
+            return other.checker.resolves(.call(name, argumentCount: argumentCount, at: start))
+          case .unary, .binary: return other.checker.resolves(use)
+          }
+        }
+    }
+  }
+
   /// Takes over what `other` found checking, item by item, the part of the file that follows
   /// this checker's part (see `Frontend.diagnose`): its declarations, its diagnostics and the
   /// uses it put off. `renaming` maps the other part's names to this one's (see
@@ -403,7 +432,7 @@ struct Checker {
   }
 
   /// Whether a use resolves now. Declarations are only ever added, so it then always will.
-  private func resolves(_ use: DeferredUse) -> Bool {
+  fileprivate func resolves(_ use: DeferredUse) -> Bool {
     switch use {
     case .call(let callee, let argumentCount, _):
       functions.lookup(callee).map { functions.arity(of: $0) == argumentCount } ?? false
