@@ -70,6 +70,24 @@ struct FrontEndCommandTests {
     #expect(forced.stderr.contains("\u{1B}[1;31merror: "))
   }
 
+  /// A file large enough to be read into huge pages and checked in parts, with a mistake at
+  /// its start, middle and end: read from a path or from standard input, the same three.
+  @Test func largeFileReportsTheSameFromAPathAndFromStandardInput() throws {
+    let functions = (0..<70_000).map { "def f\($0)(x y) x * y + \($0)  # \(String(repeating: "-", count: 32))\n" }
+    let text = "def first(x) nope\n" + functions[..<35_000].joined() + "def middle(x) f1(x)\n"
+      + functions[35_000...].joined() + "f2(1, 2, 3)\n"
+    #expect(text.utf8.count > 4 << 20)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(getpid()).ks").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let fromPath = try Tool.run(["check", path])
+    let fromStdin = try Tool.run(["check", "-"], stdin: text)
+    #expect(fromPath.status == 1 && fromStdin.status == 1)
+    let errors = fromPath.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+    #expect(errors.map { $0.split(separator: ":")[1] } == ["1", "35002", "70003"])
+    #expect(fromStdin.stderr == fromPath.stderr.replacingOccurrences(of: path, with: "<stdin>"))
+  }
+
   @Test func deeplyNestedInputIsADiagnosticNotACrash() throws {
     let text = String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000)
     let output = try Tool.run(["check", "-"], stdin: text)
