@@ -24,7 +24,11 @@ public enum Frontend {
   ///
   /// A large file is cut into parts, one per processor, that are checked at the same time
   /// (`diagnose(_:splittingAt:)`).
-  public static func diagnose(_ file: SourceFile) -> DiagnosticBag {
+  ///
+  /// With `freeingMemory` false, what was built to find the diagnostics is kept until the
+  /// process exits instead of being taken apart piece by piece, as clang's `-disable-free`
+  /// does: a command that exits right after saves the time (8 ms on a 12 MB file).
+  public static func diagnose(_ file: SourceFile, freeingMemory: Bool = true) -> DiagnosticBag {
     let parts = min(processorCount, max(1, file.bytes.count / minimumPartSize))
     var splits: [Int] = []
     for part in 1..<max(parts, 1) {
@@ -32,7 +36,7 @@ public enum Frontend {
       guard let split = Parser.itemStart(in: file, atOrAfter: target) else { break }
       splits.append(split)
     }
-    return diagnose(file, splittingAt: splits)
+    return diagnose(file, splittingAt: splits, freeingMemory: freeingMemory)
   }
 
   /// A part smaller than this is not worth a thread of its own.
@@ -51,16 +55,34 @@ public enum Frontend {
   /// joined to report it (`CheckedPart.joined`). When a guess was wrong, a part ended inside
   /// an item, or two parts declare the same name, the file is checked again in one go, so the
   /// result is always what checking it in one go reports.
-  static func diagnose(_ file: SourceFile, splittingAt splits: [Int]) -> DiagnosticBag {
-    if !splits.isEmpty, let diagnostics = diagnoseInParts(file, splittingAt: splits) { return diagnostics }
-    return check(0..<file.bytes.count, of: file, operators: .standard).joinedDiagnostics
+  static func diagnose(_ file: SourceFile, splittingAt splits: [Int], freeingMemory: Bool = true) -> DiagnosticBag {
+    if !splits.isEmpty, let diagnostics = diagnoseInParts(file, splittingAt: splits, freeingMemory: freeingMemory) {
+      return diagnostics
+    }
+    let whole = check(0..<file.bytes.count, of: file, operators: .standard)
+    if !freeingMemory { keepUntilExit(whole) }
+    return whole.joinedDiagnostics
   }
 
   /// `diagnose(_:splittingAt:)` when the parts fit together; nil when the file must be checked
   /// in one go.
-  static func diagnoseInParts(_ file: SourceFile, splittingAt splits: [Int]) -> DiagnosticBag? {
+  static func diagnoseInParts(_ file: SourceFile, splittingAt splits: [Int], freeingMemory: Bool = true)
+    -> DiagnosticBag?
+  {
     let parts = checkParts(file, splittingAt: splits)
+    if !freeingMemory { keepUntilExit(parts) }
     return CheckedPart.gathered(parts) ?? CheckedPart.joined(parts)
+  }
+
+  /// Keeps `value` alive, never to be freed.
+  private static func keepUntilExit<Value>(_ value: Value) {
+    _ = Unmanaged.passRetained(Kept(value))
+  }
+
+  /// A value kept alive by an unbalanced retain (`keepUntilExit`).
+  private final class Kept<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
   }
 
   /// The parts of the file cut at `splits`, each checked on a thread of its own.
@@ -107,13 +129,20 @@ struct CheckedPart {
   static func gathered(_ parts: [CheckedPart]) -> DiagnosticBag? {
     guard guessesHold(parts) else { return nil }
     let tables = parts.map { (checker: $0.checker, names: $0.parsed.tree.names) }
-    for (index, part) in tables.enumerated() {
-      let shares = tables[..<index].contains {
-        part.checker.sharesDeclarations(with: $0.checker, names: part.names, otherNames: $0.names)
-      }
-      let others = Array(tables[..<index] + tables[(index + 1)...])
-      guard !shares, part.checker.resolvesEveryUse(with: others, names: part.names) else { return nil }
-    }
+    // Each part is compared with the others on a thread of its own.
+    let fits = LargeStack.concurrently(
+      size: 1 << 20,
+      tables.indices.map { index in
+        {
+          let part = tables[index]
+          let shares = tables[..<index].contains {
+            part.checker.sharesDeclarations(with: $0.checker, names: part.names, otherNames: $0.names)
+          }
+          let others = Array(tables[..<index] + tables[(index + 1)...])
+          return !shares && part.checker.resolvesEveryUse(with: others, names: part.names)
+        }
+      })
+    guard !fits.contains(false) else { return nil }
     var diagnostics = DiagnosticBag()
     for part in parts { diagnostics.append(contentsOf: part.parsed.diagnostics) }
     for part in parts { diagnostics.append(contentsOf: part.checker.diagnostics) }

@@ -21,7 +21,8 @@ struct CheckCommand: ParsableCommand {
 
   func run() throws {
     let file = try input.load()
-    let diagnostics = LargeStack.run { Frontend.diagnose(file) }
+    // The process exits right after: nothing built to check the file need be freed.
+    let diagnostics = LargeStack.run { Frontend.diagnose(file, freeingMemory: false) }
     if DiagnosticReporter(color: color).report(diagnostics) {
       throw ExitCode.failure
     }
