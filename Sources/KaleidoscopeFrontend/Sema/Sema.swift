@@ -294,8 +294,9 @@ struct Checker {
   private mutating func checkBody(
     _ root: ExprID, parameters: [Parameter], kind: CheckedBody.Kind, range: SourceRange, keep: Bool
   ) {
-    locals = []
-    callees = []
+    // Kept bodies take these arrays over; otherwise their storage serves the next body.
+    locals.removeAll(keepingCapacity: true)
+    callees.removeAll(keepingCapacity: true)
     let mark = scopeLog.count
     for parameter in parameters {
       bind(parameter.name, kind: .parameter, range: parameter.range)
