@@ -492,7 +492,9 @@ struct Checker {
     report(.unknownBinaryOperator(String(UnicodeScalar(op))), at: range)
   }
 
-  /// The function `unary!` or `binary|` for an operator character, if declared.
+  /// The function `unary!` or `binary|` for an operator character, if declared. (Inlined:
+  /// called from mutating methods, a call copied the whole checker to pass it.)
+  @inline(__always)
   private func operatorFunction(prefix: StaticString, _ op: UInt8) -> FunctionID? {
     guard op < 128 else { return nil }
     let index = prefix.utf8Start[0] == UInt8(ascii: "u") ? unaryFunctions[Int(op)] : binaryFunctions[Int(op)]
