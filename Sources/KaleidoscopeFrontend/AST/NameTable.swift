@@ -84,6 +84,7 @@ public struct NameTable: Sendable {
   }
 
   /// The interned name with these bytes and hash, if any.
+  @inline(__always)
   private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt32) -> (name: Name, slot: Int)? {
     let mask = slots.count - 1
     var slot = Int(hash) & mask

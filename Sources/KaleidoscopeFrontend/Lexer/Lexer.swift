@@ -74,6 +74,7 @@ public struct Lexer {
 
   // MARK: - Scanners
 
+  @inline(__always)
   private mutating func skipWhitespaceAndComments() {
     while position < bytes.count {
       switch bytes[position] {
@@ -90,6 +91,7 @@ public struct Lexer {
     }
   }
 
+  @inline(__always)
   private mutating func scanIdentifierOrKeyword() -> TokenKind {
     let start = position
     position += 1
@@ -181,6 +183,7 @@ public struct Lexer {
 
   /// The keyword spelled by `text`, if any: a switch on the length and the first byte, then
   /// the remaining bytes compared directly.
+  @inline(__always)
   static func keyword(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> TokenKind? {
     let i = text.startIndex
     let candidate: (TokenKind, StaticString)
