@@ -55,6 +55,9 @@ struct Checker {
   var resolutions: [Int32]
   /// The local each `var` binding declares, by its index in the tree's binding table.
   var bindingLocals: [LocalID]
+  /// Whether what code generation needs (`resolutions`, `bindingLocals`, each body's callees)
+  /// is recorded. Not when checking item by item, which keeps nothing but diagnostics.
+  private var records = true
 
   /// Whether each function (by `FunctionID.index`) is defined, not just declared, in this
   /// file, so a second `def` is caught.
@@ -176,10 +179,7 @@ struct Checker {
   mutating func checkItems(of tree: inout SyntaxTree) {
     swap(&self.tree, &tree)
     defer { swap(&self.tree, &tree) }
-    resolutions.removeAll(keepingCapacity: true)
-    resolutions.append(contentsOf: repeatElement(-1, count: self.tree.exprCount))
-    bindingLocals.removeAll(keepingCapacity: true)
-    bindingLocals.append(contentsOf: repeatElement(LocalID(index: -1), count: self.tree.bindingCount))
+    records = false
     if scope.count < self.tree.names.count {
       scope.append(contentsOf: repeatElement(-1, count: self.tree.names.count - scope.count))
     }
@@ -324,7 +324,7 @@ struct Checker {
     case .assign(let target, let value):
       if case .variable(let name) = tree[target] {
         resolveVariable(name, at: target)
-        resolutions[Int(id.index)] = resolutions[Int(target.index)]
+        if records { resolutions[Int(id.index)] = resolutions[Int(target.index)] }
       } else {
         report(.assignmentToNonVariable, at: tree.range(of: id))
         check(target)
@@ -342,7 +342,7 @@ struct Checker {
       check(loop.start)
       let mark = scopeLog.count
       bind(loop.variable, kind: .loopVariable, range: loop.variableRange)
-      resolutions[Int(id.index)] = Int32(locals.count - 1)
+      if records { resolutions[Int(id.index)] = Int32(locals.count - 1) }
       check(loop.end)
       if let step = loop.step { check(step) }
       check(loop.body)
@@ -353,7 +353,7 @@ struct Checker {
       for (bindingIndex, binding) in zip(varIn.bindingIndices, tree.bindings(of: varIn)) {
         if let initializer = binding.initializer { check(initializer) }
         bind(binding.name, kind: .variable, range: binding.nameRange)
-        bindingLocals[bindingIndex] = LocalID(index: Int32(locals.count - 1))
+        if records { bindingLocals[bindingIndex] = LocalID(index: Int32(locals.count - 1)) }
       }
       check(varIn.body)
       unbind(to: mark)
@@ -390,7 +390,7 @@ struct Checker {
   private mutating func resolveVariable(_ name: Name, at id: ExprID) {
     let local = scope[Int(name.index)]
     if local >= 0 {
-      resolutions[Int(id.index)] = local
+      if records { resolutions[Int(id.index)] = local }
       return
     }
     let spelling = tree.text(name)
@@ -507,6 +507,7 @@ struct Checker {
   }
 
   private mutating func recordCall(_ function: FunctionID, at id: ExprID) {
+    guard records else { return }
     resolutions[Int(id.index)] = function.index
     let stampIndex = Int(function.index)
     if stampIndex >= calleeStamp.count {
