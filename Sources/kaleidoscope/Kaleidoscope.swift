@@ -32,6 +32,12 @@ struct Kaleidoscope: ParsableCommand {
 
   @OptionGroup var color: ColorOptions
 
+  /// The entry point: `PlainInvocation` when it applies, else the command line as parsed by
+  /// swift-argument-parser.
+  static func main() {
+    if !PlainInvocation.ran(CommandLine.arguments) { main(nil) }
+  }
+
   /// Without a subcommand: the REPL on a terminal, otherwise the program on standard input.
   mutating func run() throws {
     if Terminal.isTerminal(STDIN_FILENO) {

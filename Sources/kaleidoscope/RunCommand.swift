@@ -50,13 +50,22 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
+    try Self.run(
+      input, color: color, engine: engine, forSemantics: semantics.forSemantics, printValues: !quiet,
+      optimization: optimization.resolved(default: .standard), debugInfo: debugInfo)
+  }
+
+  /// What `run` does; the defaults are the options' (`PlainInvocation` runs it with them).
+  static func run(
+    _ input: InputOptions, color: ColorOptions, engine: Engine = .jit, forSemantics: ForSemantics = .current,
+    printValues: Bool = true, optimization: OptimizationLevel = .standard, debugInfo: Bool = false
+  ) throws {
     let program = try Driver.check(try input.load(), color: color)
     if engine == .interpreter {
-      return try Self.interpret(program, forSemantics: semantics.forSemantics, printValues: !quiet)
+      return try interpret(program, forSemantics: forSemantics, printValues: printValues)
     }
-    let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)
-    try Self.execute(
-      program, options: options, optimization: optimization.resolved(default: .standard), debugInfo: debugInfo)
+    let options = CodeGenOptions(forSemantics: forSemantics, printValues: printValues)
+    try execute(program, options: options, optimization: optimization, debugInfo: debugInfo)
   }
 
   /// Runs `program` with the reference interpreter, through the same runtime as the JIT.

@@ -15,6 +15,13 @@ struct ColorOptions: ParsableArguments {
   @Option(name: .long, help: "Colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never.")
   var color: ColorChoice = .auto
 
+  init() {}
+
+  /// The options as if `--color=choice` had been given.
+  init(_ choice: ColorChoice) {
+    color = choice
+  }
+
   /// Whether to colour what is written to standard error.
   var useColorOnStandardError: Bool { Terminal.useColor(color, descriptor: STDERR_FILENO) }
 }

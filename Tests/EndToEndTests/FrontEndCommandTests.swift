@@ -18,10 +18,14 @@ struct FrontEndCommandTests {
   /// the file name in diagnostics is relative, as the test runs `check` from that directory.
   @Test("diagnostics", arguments: TestData.programs(in: "Diagnostics"))
   func diagnostics(name: String) throws {
-    let output = try Tool.run(["check", "\(name).ks"], in: TestData.path("Diagnostics", ""))
-    #expect(output.status == 1)
-    #expect(output.stdout.isEmpty)
-    TestData.expectMatchesGolden(output.stderr, "Diagnostics", "\(name).expected")
+    // Plain, `check FILE` skips the command-line parser (`PlainInvocation`); with an option
+    // spelled out, the parser runs. Both must report the same.
+    for options in [[], ["--color", "auto"]] {
+      let output = try Tool.run(["check"] + options + ["\(name).ks"], in: TestData.path("Diagnostics", ""))
+      #expect(output.status == 1)
+      #expect(output.stdout.isEmpty)
+      TestData.expectMatchesGolden(output.stderr, "Diagnostics", "\(name).expected")
+    }
   }
 
   @Test func seedExampleTreeHasTheArticlesShape() throws {

@@ -41,6 +41,17 @@ struct RunTests {
     #expect(output.status == program.expectedStatus)
   }
 
+  /// `run FILE` skips the command-line parser (`PlainInvocation`); with its defaults spelled
+  /// out, the parser runs, and everything must come out the same.
+  @Test("run with its defaults spelled out prints the same", arguments: programs.filter { $0.arguments == ["run"] })
+  func defaultsSpelledOut(program: Program) throws {
+    let arguments = ["run", "-O2", "--engine", "jit", "--for-semantics", "current", "--color", "auto"]
+    let output = try Tool.run(arguments + ["\(program.name).ks"], in: TestData.path("Programs", ""))
+    #expect(output.stdout == program.expected("out"))
+    #expect(output.stderr == program.expected("err"))
+    #expect(output.status == program.expectedStatus)
+  }
+
   @Test("run at -O0 prints the same", arguments: programs)
   func unoptimized(program: Program) throws {
     let output = try Tool.run(program.arguments + ["-O0", "\(program.name).ks"], in: TestData.path("Programs", ""))
