@@ -31,7 +31,7 @@ public enum Frontend {
   public static func diagnose(_ file: SourceFile, freeingMemory: Bool = true) -> DiagnosticBag {
     let parts = min(processorCount, max(1, file.bytes.count / minimumPartSize))
     var splits: [Int] = []
-    for part in 1..<max(parts, 1) {
+    for part in 1..<parts {
       let target = max(file.bytes.count * part / parts, (splits.last ?? 0) + 1)
       guard let split = Parser.itemStart(in: file, atOrAfter: target) else { break }
       splits.append(split)

@@ -65,7 +65,7 @@ public final class Parser {
     file.bytes.withUnsafeBufferPointer { whole in
       let bytes = UnsafeBufferPointer(rebasing: whole[..<end])
       var operators = OperatorTable.standard
-      for offset in keywordOffsets("binary", in: bytes) where !isInComment(offset, bytes) {
+      for offset in binaryKeywordOffsets(in: bytes) where !isInComment(offset, bytes) {
         let parser = Parser(
           file: file, bytes: bytes, start: offset, tree: SyntaxTree(file: file), operators: operators,
           nestingLimit: defaultNestingLimit, itemHandler: nil)
@@ -83,7 +83,7 @@ public final class Parser {
       guard offset < bytes.count else { return nil }
       var line = offset == 0 || bytes[offset - 1] == UInt8(ascii: "\n") ? offset : lineAfter(offset, bytes)
       while let start = line, start < bytes.count {
-        if startsWithKeyword("def", at: start, bytes) || startsWithKeyword("extern", at: start, bytes) { return start }
+        if [.keywordDef, .keywordExtern].contains(keyword(at: start, bytes)) { return start }
         line = lineAfter(start, bytes)
       }
       return nil
@@ -97,27 +97,23 @@ public final class Parser {
     return base.distance(to: UnsafePointer(newline.assumingMemoryBound(to: UInt8.self))) + 1
   }
 
-  /// Whether `keyword` stands as a whole word at `offset`.
-  private static func startsWithKeyword(
-    _ keyword: StaticString, at offset: Int, _ bytes: UnsafeBufferPointer<UInt8>
-  ) -> Bool {
-    let length = keyword.utf8CodeUnitCount
-    guard offset + length <= bytes.count else { return false }
-    for index in 0..<length where bytes[offset + index] != keyword.utf8Start[index] { return false }
-    return offset + length == bytes.count || !Lexer.isIdentifierContinuation(bytes[offset + length])
+  /// The keyword spelled by the word that starts at `offset`, if it is one (`Lexer.keyword`).
+  private static func keyword(at offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> TokenKind? {
+    guard Lexer.isIdentifierStart(bytes[offset]) else { return nil }
+    var end = offset + 1
+    while end < bytes.count && Lexer.isIdentifierContinuation(bytes[end]) { end += 1 }
+    return Lexer.keyword(bytes[offset..<end])
   }
 
-  /// The offsets at which `keyword` stands as a whole word in `bytes`.
-  private static func keywordOffsets(_ keyword: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+  /// The offsets at which the keyword `binary` stands as a whole word in `bytes`.
+  private static func binaryKeywordOffsets(in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
     guard let base = bytes.baseAddress else { return [] }
     var offsets: [Int] = []
     var offset = 0
-    while offset < bytes.count,
-      let found = memchr(base + offset, Int32(keyword.utf8Start[0]), bytes.count - offset)
-    {
+    while offset < bytes.count, let found = memchr(base + offset, Int32(UInt8(ascii: "b")), bytes.count - offset) {
       let start = base.distance(to: UnsafePointer(found.assumingMemoryBound(to: UInt8.self)))
       let wordBefore = start > 0 && Lexer.isIdentifierContinuation(bytes[start - 1])
-      if !wordBefore && startsWithKeyword(keyword, at: start, bytes) { offsets.append(start) }
+      if !wordBefore && keyword(at: start, bytes) == .keywordBinary { offsets.append(start) }
       offset = start + 1
     }
     return offsets
