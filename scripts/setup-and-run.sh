@@ -4,7 +4,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build -c release --product kaleidoscope
+# No manifest cache: see scripts/test.sh.
+swift build -c release --product kaleidoscope --manifest-cache none
 bin=.build/release/kaleidoscope
 $bin run examples/mandelbrot.ks
 echo "built $bin; try: $bin repl"

@@ -5,7 +5,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build --build-tests
+# Package.swift links LLVM statically only when llvm-config exists, and SwiftPM caches a
+# manifest's evaluation by its text: a build run before LLVM was installed would otherwise keep
+# the shared-library fallback (a slower tool) in every later clone.
+swift build --build-tests --manifest-cache none
 swift test --skip-build
-swift build -c release --product kaleidoscope
+swift build -c release --product kaleidoscope --manifest-cache none
 KALEIDOSCOPE_TOOL="$PWD/.build/release/kaleidoscope" swift test --skip-build --filter EndToEndTests
