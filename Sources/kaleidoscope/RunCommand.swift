@@ -89,11 +89,11 @@ struct RunCommand: ParsableCommand {
   ) throws {
     let (jit, address) = try Driver.backEnd { () throws -> (JIT, UInt64) in
       let jit = try JIT(optimization: optimization, debuggable: debugInfo)
-      let context = ThreadSafeContext()
+      let context = Context()
       let module = try ProgramCompiler.compile(
-        program, in: context.context, for: jit.machine, options: options, optimization: optimization,
+        program, in: context, for: jit.machine, options: options, optimization: optimization,
         selection: .reachable, debugInfo: debugInfo)
-      try jit.add(module, context: context)
+      try jit.add(module)
       return (jit, try jit.address(of: Symbols.entry))
     }
     ks_runtime_init()

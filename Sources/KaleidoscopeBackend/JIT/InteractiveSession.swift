@@ -25,7 +25,7 @@ public final class InteractiveSession {
   public var optimization: OptimizationLevel
   public let options: CodeGenOptions
   private let jit: JIT
-  private let context = ThreadSafeContext()
+  private let context = Context()
   private var names = NameTable()
   private var operators = OperatorTable.standard
   private var functions = FunctionTable()
@@ -105,7 +105,7 @@ public final class InteractiveSession {
       definitionCount += 1
       symbolNames[body.function!] = "\(program.functions[body.function!].spelling).\(definitionCount)"
     }
-    let module = Module(name: "definitions.\(definitionCount)", context: context.context)
+    let module = Module(name: "definitions.\(definitionCount)", context: context)
     module.configure(for: jit.machine)
     let generator = makeGenerator(program, module, symbolNames)
     var newSlots: [String] = []
@@ -121,7 +121,7 @@ public final class InteractiveSession {
     try finish(module)
     let text = module.text
     for body in definitions { definitionIR[program.functions[body.function!].spelling] = text }
-    try jit.add(module, context: context)
+    try jit.add(module)
     for body in definitions {
       let slot = try jit.address(of: Self.slotName(program.functions[body.function!].spelling))
       let code = try jit.address(of: symbolNames[body.function!]!)
@@ -133,7 +133,7 @@ public final class InteractiveSession {
   private func run(_ body: CheckedBody, of program: CheckedProgram) throws -> Bool {
     expressionCount += 1
     let name = "__ks_expr.\(expressionCount)"
-    let module = Module(name: name, context: context.context)
+    let module = Module(name: name, context: context)
     module.configure(for: jit.machine)
     let generator = makeGenerator(program, module, [:])
     let value = generator.emitTopLevel(body, name: "\(name).value", isInternal: true)
@@ -142,7 +142,7 @@ public final class InteractiveSession {
     // (the functions it calls are optimised already). This keeps Enter-to-value short.
     try finish(module, optimizing: Self.containsLoop(body.body, in: program.tree))
     let tracker = jit.makeResourceTracker()
-    try jit.add(module, context: context, tracker: tracker)
+    try jit.add(module, tracker: tracker)
     let address = try jit.address(of: name)
     let entry = unsafeBitCast(UInt(address), to: (@convention(c) () -> Void).self)
     let clock = ContinuousClock()

@@ -1,22 +1,12 @@
 import CLLVM
 
-/// A thread-safe LLVM context, which the JIT needs modules to be built in.
-public final class ThreadSafeContext {
-  let reference: LLVMOrcThreadSafeContextRef
-  /// The underlying context, owned by `reference`.
-  public let context: Context
-
-  public init() {
-    reference = LLVMOrcCreateNewThreadSafeContext()
-    context = Context(borrowing: LLVMOrcThreadSafeContextGetContext(reference))
-  }
-
-  deinit {
-    LLVMOrcDisposeThreadSafeContext(reference)
-  }
-}
-
-/// ORC's LLJIT: compiles modules to native code in this process and finds their symbols.
+/// ORC's LLJIT: links native code into this process and finds its symbols.
+///
+/// Modules are compiled to objects by `machine`, the target machine the optimiser already
+/// used, and added as objects: the JIT's own compiler never runs. Its target machine builder
+/// describes the host without making a target machine; each target machine LLVM makes costs
+/// its feature-bit computation and, once used, a subtarget with its lowering tables
+/// (docs/BENCHMARKS.md, "Start-up").
 ///
 /// Externs resolve through a generator that searches the process (the runtime's exported
 /// `putchard`/`printd`, the C library and libm, which the tool links).
@@ -27,16 +17,16 @@ public final class ThreadSafeContext {
 /// (`__jit_debug_register_code`), so gdb can break in and step through JIT'd code.
 public final class JIT {
   let reference: LLVMOrcLLJITRef
-  /// The machine modules are optimised for before they are added.
+  /// The machine modules are optimised for and compiled by before they are added.
   public let machine: TargetMachine
 
   public init(optimization: OptimizationLevel, debuggable: Bool = false) throws {
     LLVMTargets.initialize()
-    let codeGenerator = try TargetMachine(
-      optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelSmall)
+    machine = try TargetMachine(optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelSmall)
+    var host: LLVMOrcJITTargetMachineBuilderRef?
+    try BackendError.check(LLVMOrcJITTargetMachineBuilderDetectHost(&host))
     let builder = LLVMOrcCreateLLJITBuilder()
-    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
-      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(codeGenerator.relinquish()))
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, host)
     if debuggable {
       LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(builder, { _, session, _ in
         let layer = LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(session)!
@@ -47,7 +37,6 @@ public final class JIT {
     var jit: LLVMOrcLLJITRef?
     try BackendError.check(LLVMOrcCreateLLJIT(&jit, builder))
     reference = jit!
-    machine = try TargetMachine(optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelSmall)
 
     var generator: LLVMOrcDefinitionGeneratorRef?
     try BackendError.check(
@@ -61,16 +50,16 @@ public final class JIT {
 
   var mainDylib: LLVMOrcJITDylibRef { LLVMOrcLLJITGetMainJITDylib(reference) }
 
-  /// Adds a module (built in `context`); with a tracker, its code can be removed later.
-  public func add(_ module: Module, context: ThreadSafeContext, tracker: ResourceTracker? = nil) throws {
-    let threadSafeModule = LLVMOrcCreateNewThreadSafeModule(module.relinquish(), context.reference)
-    let error: LLVMErrorRef?
-    if let tracker {
-      error = LLVMOrcLLJITAddLLVMIRModuleWithRT(reference, tracker.reference, threadSafeModule)
-    } else {
-      error = LLVMOrcLLJITAddLLVMIRModule(reference, mainDylib, threadSafeModule)
-    }
-    if error != nil { LLVMOrcDisposeThreadSafeModule(threadSafeModule) }
+  /// Compiles a module to native code and adds it; with a tracker, its code can be removed later.
+  public func add(_ module: Module, tracker: ResourceTracker? = nil) throws {
+    let object = try ObjectEmitter.object(of: module, machine: machine)
+    // Both calls take ownership of the buffer.
+    let error =
+      if let tracker {
+        LLVMOrcLLJITAddObjectFileWithRT(reference, tracker.reference, object)
+      } else {
+        LLVMOrcLLJITAddObjectFile(reference, mainDylib, object)
+      }
     try BackendError.check(error)
   }
 

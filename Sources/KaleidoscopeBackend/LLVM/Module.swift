@@ -3,30 +3,21 @@ import CLLVM
 /// An LLVM context: owns types and constants. Modules are created in one.
 public final class Context {
   let reference: LLVMContextRef
-  private let isOwned: Bool
 
   public init() {
     reference = LLVMContextCreate()
-    isOwned = true
-  }
-
-  /// Wraps a context someone else owns (the JIT's thread-safe context).
-  init(borrowing reference: LLVMContextRef) {
-    self.reference = reference
-    isOwned = false
   }
 
   deinit {
-    if isOwned { LLVMContextDispose(reference) }
+    LLVMContextDispose(reference)
   }
 }
 
-/// An LLVM module. Owns its IR until handed to the JIT.
+/// An LLVM module: owns its IR.
 public final class Module {
   let reference: LLVMModuleRef
   /// Keeps the context alive as long as the module.
   let context: Context
-  private var isOwned = true
 
   public init(name: String, context: Context) {
     self.context = context
@@ -63,14 +54,8 @@ public final class Module {
     try BackendError.check(LLVMRunPasses(reference, "default<O\(level.rawValue)>", machine.reference, options))
   }
 
-  /// Hands the module to an owner that disposes it (the JIT).
-  func relinquish() -> LLVMModuleRef {
-    isOwned = false
-    return reference
-  }
-
   deinit {
-    if isOwned { LLVMDisposeModule(reference) }
+    LLVMDisposeModule(reference)
   }
 }
 

@@ -53,8 +53,6 @@ public enum OptimizationLevel: Int, Sendable, CaseIterable {
 public final class TargetMachine {
   let reference: LLVMTargetMachineRef
   public let triple: String
-  /// Whether `reference` now belongs to someone else (the JIT).
-  private var isOwned = true
 
   /// A target machine for `triple` (default: the host, with its CPU's features).
   public init(
@@ -90,14 +88,8 @@ public final class TargetMachine {
     return takeMessage(LLVMCopyStringRepOfTargetData(data))
   }
 
-  /// Hands the machine to an owner that disposes it (the JIT's target machine builder).
-  func relinquish() -> LLVMTargetMachineRef {
-    isOwned = false
-    return reference
-  }
-
   deinit {
-    if isOwned { LLVMDisposeTargetMachine(reference) }
+    LLVMDisposeTargetMachine(reference)
   }
 }
 

@@ -48,6 +48,16 @@ public enum ObjectEmitter {
 }
 
 extension ObjectEmitter {
+  /// `module` compiled by `machine` into an object file in memory (what the JIT links).
+  static func object(of module: Module, machine: TargetMachine) throws -> LLVMMemoryBufferRef {
+    var message: UnsafeMutablePointer<CChar>?
+    var output: LLVMMemoryBufferRef?
+    if LLVMTargetMachineEmitToMemoryBuffer(machine.reference, module.reference, LLVMObjectFile, &message, &output) != 0 {
+      throw BackendError.llvm(takeMessage(message))
+    }
+    return output!
+  }
+
   /// The assembly LLVM generates for IR `text` (the REPL's `:asm`): parsed into a fresh
   /// context, compiled by `machine`, returned as text.
   public static func assembly(ofIR text: String, machine: TargetMachine) throws -> String {
