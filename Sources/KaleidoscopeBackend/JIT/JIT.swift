@@ -20,9 +20,18 @@ public final class JIT {
   /// The machine modules are optimised for and compiled by before they are added.
   public let machine: TargetMachine
 
-  public init(optimization: OptimizationLevel, debuggable: Bool = false) throws {
+  public convenience init(optimization: OptimizationLevel, debuggable: Bool = false) throws {
+    try self.init(machine: JIT.machine(optimization: optimization), debuggable: debuggable)
+  }
+
+  /// The target machine a JIT compiles with: the host's, with PIC and the small code model.
+  public static func machine(optimization: OptimizationLevel) throws -> TargetMachine {
+    try TargetMachine(optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelSmall)
+  }
+
+  public init(machine: TargetMachine, debuggable: Bool = false) throws {
     LLVMTargets.initialize()
-    machine = try TargetMachine(optimization: optimization, relocation: LLVMRelocPIC, codeModel: LLVMCodeModelSmall)
+    self.machine = machine
     var host: LLVMOrcJITTargetMachineBuilderRef?
     try BackendError.check(LLVMOrcJITTargetMachineBuilderDetectHost(&host))
     let builder = LLVMOrcCreateLLJITBuilder()

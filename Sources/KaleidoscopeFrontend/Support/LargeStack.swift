@@ -37,6 +37,22 @@ public enum LargeStack {
     return results.map { $0! }
   }
 
+  /// Calls `first` on this thread while `second` runs on a new thread with a stack of `size`
+  /// bytes, and waits for both.
+  public static func concurrently<First, Second>(
+    _ first: () -> First, _ second: @escaping () -> Second, size: Int = defaultSize
+  ) -> (First, Second) {
+    var secondResult: Second?
+    // `second` writes only `secondResult`, which this thread reads after joining it.
+    let job = Job { secondResult = second() }
+    guard let thread = start(job, size: size) else {
+      return (first(), second())
+    }
+    let firstResult = first()
+    pthread_join(thread, nil)
+    return (firstResult, secondResult!)
+  }
+
   /// The closure a thread runs, boxed so it can cross the C boundary.
   private final class Job {
     let work: () -> Void
