@@ -110,6 +110,7 @@ struct RunCommand: ParsableCommand {
     let entry = unsafeBitCast(UInt(address), to: (@convention(c) () -> Void).self)
     entry()
     ks_flush()
-    withExtendedLifetime(jit) {}
+    // The process ends now: tearing the JIT down would only cost time (about 1.3 ms).
+    jit.keepUntilExit()
   }
 }
