@@ -60,12 +60,13 @@ struct RunCommand: ParsableCommand {
     _ input: InputOptions, color: ColorOptions, engine: Engine = .jit, forSemantics: ForSemantics = .current,
     printValues: Bool = true, optimization: OptimizationLevel = .standard, debugInfo: Bool = false
   ) throws {
-    let program = try Driver.check(try input.load(), color: color)
+    let file = try input.load()
     if engine == .interpreter {
+      let program = try Driver.check(file, color: color)
       return try interpret(program, forSemantics: forSemantics, printValues: printValues)
     }
     let options = CodeGenOptions(forSemantics: forSemantics, printValues: printValues)
-    try execute(program, options: options, optimization: optimization, debugInfo: debugInfo)
+    try execute(file, color: color, options: options, optimization: optimization, debugInfo: debugInfo)
   }
 
   /// Runs `program` with the reference interpreter, through the same runtime as the JIT.
@@ -83,19 +84,22 @@ struct RunCommand: ParsableCommand {
     }
   }
 
-  /// Compiles `program` into a JIT and runs its entry function on this thread.
+  /// Checks `file`, compiles it into a JIT and runs its entry function on this thread.
   static func execute(
-    _ program: CheckedProgram, options: CodeGenOptions, optimization: OptimizationLevel, debugInfo: Bool = false
+    _ file: SourceFile, color: ColorOptions, options: CodeGenOptions, optimization: OptimizationLevel,
+    debugInfo: Bool = false
   ) throws {
     let (jit, address) = try Driver.backEnd { () throws -> (JIT, UInt64) in
       let machine = try JIT.machine(optimization: optimization)
       let context = Context()
       // Making the JIT costs two target machines of LLVM's own (docs/BENCHMARKS.md); it is
-      // made on another processor while this one generates and optimises the IR.
+      // made on another processor while this one checks the program and generates and
+      // optimises its IR.
       let (module, jit) = LargeStack.concurrently(
         {
           Result {
-            try ProgramCompiler.compile(
+            let program = try Driver.checkOnThisThread(file, color: color)
+            return try ProgramCompiler.compile(
               program, in: context, for: machine, options: options, optimization: optimization,
               selection: .reachable, debugInfo: debugInfo)
           }
