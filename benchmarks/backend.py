@@ -60,7 +60,7 @@ def best_once(command):
 
 
 def report(name, ours, baseline, baseline_name):
-    print(f"{name:<28} {ours * 1000:9.1f} ms   {baseline_name:<22} {baseline * 1000:9.1f} ms   ratio {ours / baseline:5.2f}x")
+    print(f"{name:<28} {ours * 1000:9.1f} ms   {baseline_name:<22} {baseline * 1000:9.1f} ms   ratio {ours / baseline:6.3f}x")
 
 
 def main():
