@@ -6,7 +6,7 @@ import CLLVM
 /// used, and added as objects: the JIT's own compiler never runs. Its target machine builder
 /// describes the host without making a target machine; each target machine LLVM makes costs
 /// its feature-bit computation and, once used, a subtarget with its lowering tables
-/// (docs/BENCHMARKS.md, "Start-up").
+/// (docs/BENCHMARKS.md, "Start-up, third pass").
 ///
 /// Externs resolve through a generator that searches the process (the runtime's exported
 /// `putchard`/`printd`, the C library and libm, which the tool links).

@@ -50,9 +50,16 @@ public enum ObjectEmitter {
 extension ObjectEmitter {
   /// `module` compiled by `machine` into an object file in memory (what the JIT links).
   static func object(of module: Module, machine: TargetMachine) throws -> LLVMMemoryBufferRef {
+    try emit(module.reference, as: LLVMObjectFile, machine: machine)
+  }
+
+  /// A module compiled by `machine` into a buffer the caller owns.
+  private static func emit(
+    _ module: LLVMModuleRef, as fileType: LLVMCodeGenFileType, machine: TargetMachine
+  ) throws -> LLVMMemoryBufferRef {
     var message: UnsafeMutablePointer<CChar>?
     var output: LLVMMemoryBufferRef?
-    if LLVMTargetMachineEmitToMemoryBuffer(machine.reference, module.reference, LLVMObjectFile, &message, &output) != 0 {
+    if LLVMTargetMachineEmitToMemoryBuffer(machine.reference, module, fileType, &message, &output) != 0 {
       throw BackendError.llvm(takeMessage(message))
     }
     return output!
@@ -70,10 +77,7 @@ extension ObjectEmitter {
       throw BackendError.llvm("cannot parse IR: \(takeMessage(message))")
     }
     defer { LLVMDisposeModule(parsed) }
-    var output: LLVMMemoryBufferRef?
-    if LLVMTargetMachineEmitToMemoryBuffer(machine.reference, parsed, LLVMAssemblyFile, &message, &output) != 0 {
-      throw BackendError.llvm(takeMessage(message))
-    }
+    let output = try emit(parsed!, as: LLVMAssemblyFile, machine: machine)
     defer { LLVMDisposeMemoryBuffer(output) }
     let start = LLVMGetBufferStart(output)!
     return String(decoding: UnsafeRawBufferPointer(start: start, count: LLVMGetBufferSize(output)), as: UTF8.self)
