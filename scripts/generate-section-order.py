@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regenerates build-support/section-order.txt, the link order of the release tool's start-up
-code and data (docs/BENCHMARKS.md, "Start-up: link order").
+code and data (docs/DESIGN.md, "Linking"; docs/BENCHMARKS.md, "Start-up, third pass").
 
 The tool is a 136 MB static link of LLVM in which every function and data object has its own
 section. Left in archive order, the few megabytes a `run` touches are spread over the whole
@@ -45,8 +45,8 @@ OBJECT = re.compile(r"^c?ob=\((\d+)\)(?: (.+))?$")
 
 
 def executed_functions(profile, binary):
-    """Names of the functions of `binary` that a callgrind profile saw run, in first-seen order."""
-    objects, functions, seen = {}, {}, {}
+    """Names of the functions of `binary` that a callgrind profile saw run."""
+    objects, functions, seen = {}, {}, set()
     current_object = None
     with open(profile) as lines:
         for line in lines:
@@ -65,8 +65,8 @@ def executed_functions(profile, binary):
                 if name:
                     functions[number] = name
                 if line.startswith("fn=") and current_object == binary:
-                    seen.setdefault(functions[number], None)
-    return list(seen)
+                    seen.add(functions[number])
+    return seen
 
 
 def main():
@@ -76,17 +76,18 @@ def main():
     # Callgrind cannot read the tool's DWARF 5; the symbol table is all it needs.
     binary = os.path.join(work, "kaleidoscope")
     subprocess.run(["objcopy", "--strip-debug", os.path.join(ROOT, ".build/release/kaleidoscope"), binary], check=True)
-    order = []
+    executed = set()
     for index, arguments in enumerate(WORKLOADS):
         profile = os.path.join(work, f"callgrind.{index}")
         print("profiling:", " ".join(arguments), file=sys.stderr)
         subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", "--compress-pos=no",
                         f"--callgrind-out-file={profile}", binary] + arguments,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        order += executed_functions(profile, binary)
+        executed |= executed_functions(profile, binary)
     # Sorted, so that regenerating the file gives a readable diff; within the gathered block the
     # order matters little (callgrind's is not the order of execution either).
-    sections = sorted(set(f".text.{name}" for name in order))
+    # Code without a symbol shows as its address, which names no section.
+    sections = sorted(f".text.{name}" for name in executed if not name.startswith("0x"))
     os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
     with open(OUTPUT, "w") as out:
         out.write("\n".join(ALWAYS + sections) + "\n")
