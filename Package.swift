@@ -66,6 +66,31 @@ let sectionOrderFlags: [String] =
   FileManager.default.fileExists(atPath: sectionOrder)
   ? ["-Xlinker", "--section-ordering-file=\(sectionOrder)"] : []
 
+/// A directory holding only a link to GCC's static libstdc++, searched before the system's
+/// directories so that every `-lstdc++` (the Swift driver adds its own, ahead of our flags)
+/// links the archive instead of libstdc++.so.6. The loader then neither loads nor relocates
+/// libstdc++ (4,300 symbol relocations) nor binds LLVM's 5,500 `type_info` pointers to it:
+/// 1.3 ms of every start (docs/DESIGN.md, "Linking"). The link is made when
+/// the manifest is evaluated; without GCC's archive, the shared library is linked as before.
+let staticLibstdcxxDirectory: String? = {
+  let gcc = "/usr/lib/gcc/x86_64-linux-gnu"
+  let versions = (try? FileManager.default.contentsOfDirectory(atPath: gcc)) ?? []
+  let archives = versions.compactMap { version in Int(version).map { ($0, "\(gcc)/\(version)/libstdc++.a") } }
+    .filter { FileManager.default.fileExists(atPath: $0.1) }
+  // The newest GCC installation, the one clang selects.
+  guard let archive = archives.max(by: { $0.0 < $1.0 })?.1 else { return nil }
+  let directory = Context.packageDirectory + "/.build/static-libstdc++"
+  let link = directory + "/libstdc++.a"
+  try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != archive {
+    try? FileManager.default.removeItem(atPath: link)
+    guard (try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: archive)) != nil else {
+      return nil
+    }
+  }
+  return directory
+}()
+
 /// The tool itself, in release builds: the Swift runtime linked in and no position-independent
 /// executable, so that starting it costs almost no dynamic relocation. `-static-stdlib` also
 /// exports the executable's own symbols (not its libraries'), which is how the JIT's
@@ -78,7 +103,7 @@ let toolLinkerSettings: [LinkerSetting] =
       [
         "-static-stdlib", "-Xclang-linker", "-no-pie",
         "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
-      ] + sectionOrderFlags, .when(configuration: .release)),
+      ] + sectionOrderFlags + (staticLibstdcxxDirectory.map { ["-L", $0] } ?? []), .when(configuration: .release)),
     .unsafeFlags(["-Xlinker", "--export-dynamic"], .when(configuration: .debug)),
   ]
 
