@@ -3,10 +3,10 @@ import CLLVM
 /// ORC's LLJIT: links native code into this process and finds its symbols.
 ///
 /// Modules are compiled to objects by `machine`, the target machine the optimiser already
-/// used, and added as objects: the JIT's own compiler never runs. Its target machine builder
-/// describes the host without making a target machine; each target machine LLVM makes costs
-/// its feature-bit computation and, once used, a subtarget with its lowering tables
-/// (docs/BENCHMARKS.md, "Start-up, third pass").
+/// used, and added as objects: the JIT's own compiler never runs, so its target machines are
+/// described with a generic CPU (`genericHostDescription`); each target machine of the host's
+/// CPU costs a parse of its feature string and, once used, a subtarget with its lowering
+/// tables (docs/BENCHMARKS.md, "Start-up, third pass").
 ///
 /// Externs resolve through a generator that searches the process (the runtime's exported
 /// `putchard`/`printd`, the C library and libm, which the tool links).
@@ -32,10 +32,8 @@ public final class JIT {
   public init(machine: TargetMachine, debuggable: Bool = false) throws {
     LLVMTargets.initialize()
     self.machine = machine
-    var host: LLVMOrcJITTargetMachineBuilderRef?
-    try BackendError.check(LLVMOrcJITTargetMachineBuilderDetectHost(&host))
     let builder = LLVMOrcCreateLLJITBuilder()
-    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, host)
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, try Self.genericHostDescription())
     if debuggable {
       LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(builder, { _, session, _ in
         let layer = LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(session)!
@@ -51,6 +49,28 @@ public final class JIT {
     try BackendError.check(
       LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&generator, LLVMOrcLLJITGetGlobalPrefix(reference), nil, nil))
     LLVMOrcJITDylibAddGenerator(mainDylib, generator)
+  }
+
+  /// LLJIT's description of its target: the host's triple with a generic CPU and no feature
+  /// string. LLJIT makes two target machines from it, one to learn the data layout (which the
+  /// triple alone decides) and one for an IR compiler we never call, since modules arrive as
+  /// objects compiled by `machine`. Described by the host's CPU, each would parse the host's
+  /// 108-entry feature string again (docs/BENCHMARKS.md, "Start-up, fourth pass").
+  private static func genericHostDescription() throws -> LLVMOrcJITTargetMachineBuilderRef {
+    let triple = LLVMTargets.hostTriple
+    var target: LLVMTargetRef?
+    var message: UnsafeMutablePointer<CChar>?
+    if LLVMGetTargetFromTriple(triple, &target, &message) != 0 {
+      throw BackendError.llvm("no target for the host '\(triple)': \(takeMessage(message))")
+    }
+    guard
+      let generic = LLVMCreateTargetMachine(
+        target, triple, "", "", LLVMCodeGenLevelNone, LLVMRelocPIC, LLVMCodeModelSmall)
+    else {
+      throw BackendError.llvm("cannot create a target machine for '\(triple)'")
+    }
+    // Takes ownership of `generic`.
+    return LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(generic)
   }
 
   /// JITs kept alive until the process exits (see `keepUntilExit`).
@@ -69,6 +89,12 @@ public final class JIT {
   }
 
   var mainDylib: LLVMOrcJITDylibRef { LLVMOrcLLJITGetMainJITDylib(reference) }
+
+  /// The data layout LLJIT learnt from its target description (owned by LLJIT).
+  var dataLayout: String { String(cString: LLVMOrcLLJITGetDataLayoutStr(reference)) }
+
+  /// The triple LLJIT links for (owned by LLJIT).
+  var triple: String { String(cString: LLVMOrcLLJITGetTripleString(reference)) }
 
   /// Compiles a module to native code and adds it; with a tracker, its code can be removed later.
   public func add(_ module: Module, tracker: ResourceTracker? = nil) throws {
