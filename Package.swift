@@ -7,6 +7,7 @@
 //   KaleidoscopeFrontend   source, diagnostics, lexer, AST, parser, sema, interpreter (no LLVM)
 //   KaleidoscopeBackend    the LLVM wrapper, IR generation, optimisation, JIT, object emission
 //   CEditLine              libedit, for the REPL's line editing and history (system library)
+//   CSort                  the release tool's qsort, for LLVM's start-up tables
 //   kaleidoscope           the command-line tool: a thin layer of subcommands over the libraries
 import Foundation
 import PackageDescription
@@ -103,6 +104,8 @@ let toolLinkerSettings: [LinkerSetting] =
       [
         "-static-stdlib", "-Xclang-linker", "-no-pie",
         "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
+        // LLVM's x86 code generator sorts its tables with qsort at first use (CSort.h).
+        "-Xlinker", "--wrap=qsort",
       ] + sectionOrderFlags + (staticLibstdcxxDirectory.map { ["-L", $0] } ?? []), .when(configuration: .release)),
     .unsafeFlags(["-Xlinker", "--export-dynamic"], .when(configuration: .debug)),
   ]
@@ -127,6 +130,8 @@ let package = Package(
       cSettings: [.unsafeFlags(["-std=gnu2x", "-O2"])],
       linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]
     ),
+    // The release tool's qsort: a stable sort that finds runs already in order (CSort.h).
+    .target(name: "CSort", path: "Sources/CSort", cSettings: [.unsafeFlags(["-O2"])]),
     .target(
       name: "KaleidoscopeFrontend",
       dependencies: ["KaleidoscopeRuntime"],
@@ -144,7 +149,7 @@ let package = Package(
     .executableTarget(
       name: "kaleidoscope",
       dependencies: [
-        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeRuntime", "CEditLine",
+        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeRuntime", "CEditLine", "CSort",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: llvmSwiftSettings,
@@ -157,7 +162,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BackendTests",
-      dependencies: ["KaleidoscopeBackend", "KaleidoscopeFrontend"],
+      dependencies: ["KaleidoscopeBackend", "KaleidoscopeFrontend", "CSort"],
       swiftSettings: llvmSwiftSettings,
       linkerSettings: llvmLinkerSettings
     ),
