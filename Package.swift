@@ -67,29 +67,16 @@ let sectionOrderFlags: [String] =
   FileManager.default.fileExists(atPath: sectionOrder)
   ? ["-Xlinker", "--section-ordering-file=\(sectionOrder)"] : []
 
-/// A directory holding only a link to GCC's static libstdc++, searched before the system's
-/// directories so that every `-lstdc++` (the Swift driver adds its own, ahead of our flags)
-/// links the archive instead of libstdc++.so.6. The loader then neither loads nor relocates
-/// libstdc++ (4,300 symbol relocations) nor binds LLVM's 5,500 `type_info` pointers to it:
-/// 1.3 ms of every start (docs/DESIGN.md, "Linking"). The link is made when
-/// the manifest is evaluated; without GCC's archive, the shared library is linked as before.
+/// A directory holding only a link to GCC 12's static libstdc++ (Debian 12's), searched
+/// before the system's directories so that every `-lstdc++` (the Swift driver adds its own,
+/// ahead of our flags) links the archive instead of libstdc++.so.6. The loader then neither
+/// loads nor relocates libstdc++ (4,300 symbol relocations) nor binds LLVM's 5,500 `type_info`
+/// pointers to it: 1.3 ms of every start (docs/DESIGN.md, "Linking"). The link is committed
+/// rather than made here, because SwiftPM may reuse a cached evaluation of this manifest and
+/// skip any side effect; where the link leads nowhere, the shared library is linked instead.
 let staticLibstdcxxDirectory: String? = {
-  let gcc = "/usr/lib/gcc/x86_64-linux-gnu"
-  let versions = (try? FileManager.default.contentsOfDirectory(atPath: gcc)) ?? []
-  let archives = versions.compactMap { version in Int(version).map { ($0, "\(gcc)/\(version)/libstdc++.a") } }
-    .filter { FileManager.default.fileExists(atPath: $0.1) }
-  // The newest GCC installation, the one clang selects.
-  guard let archive = archives.max(by: { $0.0 < $1.0 })?.1 else { return nil }
-  let directory = Context.packageDirectory + "/.build/static-libstdc++"
-  let link = directory + "/libstdc++.a"
-  try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != archive {
-    try? FileManager.default.removeItem(atPath: link)
-    guard (try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: archive)) != nil else {
-      return nil
-    }
-  }
-  return directory
+  let directory = Context.packageDirectory + "/build-support/static-libstdc++"
+  return FileManager.default.fileExists(atPath: directory + "/libstdc++.a") ? directory : nil
 }()
 
 /// The tool itself, in release builds: the Swift runtime linked in and no position-independent
