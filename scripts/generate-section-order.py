@@ -8,9 +8,10 @@ file, and every first touch of a page is a page fault. The ordering file lists, 
 --section-ordering-file:
 
   - the static constructors (`.text.startup`), which run before `main` in every process;
-  - every function the profiled commands execute, as `.text.<symbol>`, found with callgrind;
-  - every C++ type_info object (`.data.rel.ro._ZTI*`), because each holds a pointer that the
-    dynamic loader relocates at start-up: gathered, those writes touch 32 pages instead of 240.
+  - every function the profiled commands execute, as `.text.<symbol>`, found with callgrind.
+
+(C++ type_info objects used to be gathered too, while each held a pointer into libstdc++.so
+that the loader wrote at start-up; libstdc++ is now linked statically and nothing writes them.)
 
 Gold gathers the listed sections, in this order, after the unlisted ones of the same output
 section; names it does not find are ignored, so a stale file costs speed, never correctness.
@@ -38,7 +39,7 @@ WORKLOADS = [
 ]
 
 # Sections gathered whatever the profile says (see the module comment).
-ALWAYS = [".text.startup", ".data.rel.ro._ZTI*"]
+ALWAYS = [".text.startup"]
 
 FUNCTION = re.compile(r"^c?fn=\((\d+)\)(?: (.+))?$")
 OBJECT = re.compile(r"^c?ob=\((\d+)\)(?: (.+))?$")
