@@ -27,8 +27,12 @@ final class IRGenerator {
   private let builder: Builder
   private let context: LLVMContextRef
   private let double: LLVMTypeRef
-  private var functionTypes: [Int: LLVMTypeRef] = [:]
-  private var functions: [FunctionID: LLVMValueRef] = [:]
+  /// Function types by arity, made on first use.
+  private var functionTypes: [LLVMTypeRef?] = []
+  /// LLVM functions by `FunctionID.index`, declared on first use. (Arrays, not dictionaries:
+  /// the keys are dense, and each new dictionary type costs the Swift runtime a scan of every
+  /// protocol conformance in the binary to check `Hashable`, 0.2 million instructions.)
+  private var functions: [LLVMValueRef?]
   /// Extern names that resolve to nothing: calls to them report the error at run time.
   private let unresolved: Set<String>
 
@@ -53,6 +57,7 @@ final class IRGenerator {
     self.builder = Builder(context: module.context)
     self.context = module.context.reference
     self.double = LLVMDoubleTypeInContext(context)
+    self.functions = Array(repeating: nil, count: program.functions.symbols.count)
   }
 
   private var tree: SyntaxTree { program.tree }
@@ -60,18 +65,19 @@ final class IRGenerator {
   // MARK: - Functions
 
   func functionType(arity: Int) -> LLVMTypeRef {
-    if let type = functionTypes[arity] { return type }
+    if arity < functionTypes.count, let type = functionTypes[arity] { return type }
     var parameters = [LLVMTypeRef?](repeating: double, count: arity)
     let type = parameters.withUnsafeMutableBufferPointer {
       LLVMFunctionType(double, $0.baseAddress, UInt32(arity), 0)!
     }
+    if arity >= functionTypes.count { functionTypes += Array(repeating: nil, count: arity + 1 - functionTypes.count) }
     functionTypes[arity] = type
     return type
   }
 
   /// The LLVM function for a Kaleidoscope function, declared on first use.
   func llvmFunction(_ id: FunctionID) -> LLVMValueRef {
-    if let existing = functions[id] { return existing }
+    if let existing = functions[Int(id.index)] { return existing }
     let symbol = program.functions[id]
     let type = functionType(arity: symbol.arity)
     let value: LLVMValueRef
@@ -91,7 +97,7 @@ final class IRGenerator {
     case (.defined, .interactive(_, let definitionName)):
       value = LLVMAddFunction(module.reference, definitionName(id), type)
     }
-    functions[id] = value
+    functions[Int(id.index)] = value
     return value
   }
 
