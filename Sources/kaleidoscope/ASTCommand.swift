@@ -30,7 +30,7 @@ struct ASTCommand: ParsableCommand {
     let result = LargeStack.run { Parser.parse(file) }
     let syntax = result.tree
     Terminal.writeOut(tree ? ASTTreeDrawing.render(syntax) : ASTDump.render(syntax))
-    if DiagnosticReporter(color: color).report(result.diagnostics) {
+    if DiagnosticReporter(color: color.color).report(result.diagnostics) {
       throw ExitCode.failure
     }
   }

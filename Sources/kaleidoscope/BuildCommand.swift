@@ -65,7 +65,7 @@ struct BuildCommand: ParsableCommand {
       return
     }
     let source = try InputOptions(file: file!).load()
-    let program = try Driver.check(source, color: color)
+    let program = try Driver.check(source, color: color.color)
     let outputPath = output ?? defaultOutput(for: source.name)
     let level = optimization.resolved(default: .standard)
     let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)

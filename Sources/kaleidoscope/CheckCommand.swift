@@ -20,11 +20,11 @@ struct CheckCommand: ParsableCommand {
   @OptionGroup var color: ColorOptions
 
   func run() throws {
-    try Self.run(input, color: color)
+    try Self.run(input, color: color.color)
   }
 
   /// What `check` does (`PlainInvocation` runs it too).
-  static func run(_ input: InputOptions, color: ColorOptions) throws {
+  static func run(_ input: InputOptions, color: ColorChoice) throws {
     let file = try input.load()
     // The process exits right after: nothing built to check the file need be freed.
     let diagnostics = LargeStack.run { Frontend.diagnose(file, freeingMemory: false) }

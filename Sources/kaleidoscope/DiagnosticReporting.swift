@@ -4,8 +4,8 @@ import KaleidoscopeFrontend
 struct DiagnosticReporter {
   let renderer: DiagnosticRenderer
 
-  init(color: ColorOptions) {
-    renderer = DiagnosticRenderer(useColor: color.useColorOnStandardError)
+  init(color: ColorChoice) {
+    renderer = DiagnosticRenderer(useColor: Terminal.useColorOnStandardError(color))
   }
 
   /// Prints every diagnostic in source order; returns whether any was an error.

@@ -6,16 +6,16 @@ import KaleidoscopeFrontend
 enum Driver {
   /// Parses and checks a file, printing its diagnostics; a file with errors ends the
   /// command with status 1.
-  static func check(_ file: SourceFile, color: ColorOptions) throws -> CheckedProgram {
+  static func check(_ file: SourceFile, color: ColorChoice) throws -> CheckedProgram {
     try report(LargeStack.run { Frontend.analyze(file) }, color: color)
   }
 
   /// `check` on the calling thread, which must have a large stack (`backEnd`'s).
-  static func checkOnThisThread(_ file: SourceFile, color: ColorOptions) throws -> CheckedProgram {
+  static func checkOnThisThread(_ file: SourceFile, color: ColorChoice) throws -> CheckedProgram {
     try report(Frontend.analyze(file), color: color)
   }
 
-  private static func report(_ result: SemaResult, color: ColorOptions) throws -> CheckedProgram {
+  private static func report(_ result: SemaResult, color: ColorChoice) throws -> CheckedProgram {
     if DiagnosticReporter(color: color).report(result.diagnostics) {
       throw ExitCode.failure
     }

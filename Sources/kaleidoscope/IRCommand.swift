@@ -25,7 +25,7 @@ struct IRCommand: ParsableCommand {
   @OptionGroup var color: ColorOptions
 
   func run() throws {
-    let program = try Driver.check(try input.load(), color: color)
+    let program = try Driver.check(try input.load(), color: color.color)
     let level = optimization.resolved(default: .none)
     let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)
     let text = try Driver.backEnd {

@@ -16,7 +16,7 @@ enum PlainInvocation {
   static func ran(_ arguments: [String]) -> Bool {
     guard arguments.count == 3, !arguments[2].hasPrefix("-") else { return false }
     let input = InputOptions(file: arguments[2])
-    let color = ColorOptions(.auto)
+    let color = ColorChoice.auto
     switch arguments[1] {
     case "run": execute { try RunCommand.run(input, color: color) }
     case "check": execute { try CheckCommand.run(input, color: color) }

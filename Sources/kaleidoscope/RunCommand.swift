@@ -51,13 +51,13 @@ struct RunCommand: ParsableCommand {
 
   func run() throws {
     try Self.run(
-      input, color: color, engine: engine, forSemantics: semantics.forSemantics, printValues: !quiet,
+      input, color: color.color, engine: engine, forSemantics: semantics.forSemantics, printValues: !quiet,
       optimization: optimization.resolved(default: .standard), debugInfo: debugInfo)
   }
 
   /// What `run` does; the defaults are the options' (`PlainInvocation` runs it with them).
   static func run(
-    _ input: InputOptions, color: ColorOptions, engine: Engine = .jit, forSemantics: ForSemantics = .current,
+    _ input: InputOptions, color: ColorChoice, engine: Engine = .jit, forSemantics: ForSemantics = .current,
     printValues: Bool = true, optimization: OptimizationLevel = .standard, debugInfo: Bool = false
   ) throws {
     let file = try input.load()
@@ -86,7 +86,7 @@ struct RunCommand: ParsableCommand {
 
   /// Checks `file`, compiles it into a JIT and runs its entry function on this thread.
   static func execute(
-    _ file: SourceFile, color: ColorOptions, options: CodeGenOptions, optimization: OptimizationLevel,
+    _ file: SourceFile, color: ColorChoice, options: CodeGenOptions, optimization: OptimizationLevel,
     debugInfo: Bool = false
   ) throws {
     let (jit, address) = try Driver.backEnd { () throws -> (JIT, UInt64) in

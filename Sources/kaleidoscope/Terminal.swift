@@ -16,18 +16,15 @@ struct ColorOptions: ParsableArguments {
   var color: ColorChoice = .auto
 
   init() {}
-
-  /// The options as if `--color=choice` had been given.
-  init(_ choice: ColorChoice) {
-    color = choice
-  }
-
-  /// Whether to colour what is written to standard error.
-  var useColorOnStandardError: Bool { Terminal.useColor(color, descriptor: STDERR_FILENO) }
 }
 
 /// Facts about the terminal and writing to the standard streams.
 enum Terminal {
+  /// Whether to colour what is written to standard error (see `useColor`).
+  static func useColorOnStandardError(_ choice: ColorChoice) -> Bool {
+    useColor(choice, descriptor: STDERR_FILENO)
+  }
+
   /// `--color=always|never` wins; otherwise a non-empty `NO_COLOR` turns colour off,
   /// `FORCE_COLOR` turns it on, `TERM=dumb` off, and else colour is on only for a terminal.
   static func useColor(_ choice: ColorChoice, descriptor: Int32) -> Bool {

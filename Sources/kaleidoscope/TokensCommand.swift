@@ -30,7 +30,7 @@ struct TokensCommand: ParsableCommand {
         diagnostics.append(Diagnostic(.error, error.message(text: file.text(in: token.range)), in: file, at: token.range))
       }
     }
-    if DiagnosticReporter(color: color).report(diagnostics) {
+    if DiagnosticReporter(color: color.color).report(diagnostics) {
       throw ExitCode.failure
     }
   }

@@ -40,7 +40,7 @@ struct ReplCommand: ParsableCommand {
   func run() throws {
     try Self.start(
       optimization: optimization.resolved(default: .standard),
-      options: CodeGenOptions(forSemantics: semantics.forSemantics), color: color)
+      options: CodeGenOptions(forSemantics: semantics.forSemantics), color: color.color)
   }
 
   /// Inputs are compiled and run on a thread with this much stack: runaway recursion in
@@ -49,7 +49,7 @@ struct ReplCommand: ParsableCommand {
 
   static let keywords = ["def", "extern", "if", "then", "else", "for", "in", "var", "unary", "binary"]
 
-  static func start(optimization: OptimizationLevel, options: CodeGenOptions, color: ColorOptions) throws {
+  static func start(optimization: OptimizationLevel, options: CodeGenOptions, color: ColorChoice) throws {
     let session = try Driver.backEnd { try InteractiveSession(optimization: optimization, options: options) }
     let editor = LineEditor(interactive: Terminal.isTerminal(STDIN_FILENO))
     let reporter = DiagnosticReporter(color: color)
