@@ -50,6 +50,11 @@ struct ReplTests {
     #expect(output.stdout == "3\n1\n")
   }
 
+  @Test func aRedefinedOperatorReplacesTheOldOneInLaterInputs() throws {
+    let output = try session("def unary!(v) if v then 0 else 1\n!0\ndef unary!(v) 42\n!0\ndef binary~ 5 (a b) a - b\n5 ~ 2\n")
+    #expect(output.stdout == "1\n42\n3\n")
+  }
+
   @Test func changingAnArityIsAnError() throws {
     let output = try session("def f(x) x\ndef f(a b) a\nf(5)\n")
     #expect(output.stdout == "5\n")

@@ -94,9 +94,16 @@ struct Checker {
     self.resolutions = [Int32](repeating: -1, count: tree.exprCount)
     self.scope = [Int32](repeating: -1, count: tree.names.count)
     self.bindingLocals = [LocalID](repeating: LocalID(index: -1), count: tree.bindingCount)
-    for op in UInt8(0x21)...UInt8(0x7E) {
-      unaryFunctions[Int(op)] = lookupOperatorFunction(prefix: "unary", op)?.index ?? -1
-      binaryFunctions[Int(op)] = lookupOperatorFunction(prefix: "binary", op)?.index ?? -1
+    // Operators declared before this file (a REPL session's): the newest of each, as by name.
+    for (index, symbol) in functions.symbols.enumerated() { noteOperator(symbol.prototype.kind, Int32(index)) }
+  }
+
+  /// Records that function `index` implements `kind`, if it is an operator.
+  private mutating func noteOperator(_ kind: Prototype.Kind, _ index: Int32) {
+    switch kind {
+    case .unaryOperator(let op) where op < 128: unaryFunctions[Int(op)] = index
+    case .binaryOperator(let op, _) where op < 128: binaryFunctions[Int(op)] = index
+    default: break
     }
   }
 
@@ -154,11 +161,7 @@ struct Checker {
     let id = functions.add(symbol)
     definedHere.append(defining)
     assert(definedHere.count == functions.symbols.count)
-    switch symbol.prototype.kind {
-    case .unaryOperator(let op) where op < 128: unaryFunctions[Int(op)] = id.index
-    case .binaryOperator(let op, _) where op < 128: binaryFunctions[Int(op)] = id.index
-    default: break
-    }
+    noteOperator(symbol.prototype.kind, id.index)
   }
 
   private mutating func checkDuplicateParameters(_ prototype: Prototype) {
@@ -499,11 +502,6 @@ struct Checker {
     guard op < 128 else { return nil }
     let index = prefix.utf8Start[0] == UInt8(ascii: "u") ? unaryFunctions[Int(op)] : binaryFunctions[Int(op)]
     return index < 0 ? nil : FunctionID(index: index)
-  }
-
-  private func lookupOperatorFunction(prefix: StaticString, _ op: UInt8) -> FunctionID? {
-    guard let name = tree.names.lookup("\(prefix)\(UnicodeScalar(op))") else { return nil }
-    return functions.lookup(name)
   }
 
   private mutating func recordCall(_ function: FunctionID, at id: ExprID) {
