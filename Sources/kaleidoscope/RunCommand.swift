@@ -94,21 +94,26 @@ struct RunCommand: ParsableCommand {
       let context = Context()
       // Making the JIT costs two target machines of LLVM's own (docs/BENCHMARKS.md); it is
       // made on another processor while this one checks the program and generates and
-      // optimises its IR.
-      let (module, jit) = LargeStack.concurrently(
+      // optimises its IR. (Optionals and errors, not `Result`s: see `Driver.backEnd`.)
+      var module: Module?, compiled: JIT?
+      var moduleFailure: (any Error)?, jitFailure: (any Error)?
+      LargeStack.concurrently(
         {
-          Result {
+          do {
             let program = try Driver.checkOnThisThread(file, color: color)
-            return try ProgramCompiler.compile(
+            module = try ProgramCompiler.compile(
               program, in: context, for: machine, options: options, optimization: optimization,
               selection: .reachable, debugInfo: debugInfo)
-          }
+          } catch { moduleFailure = error }
         },
-        { Result { try JIT(machine: machine, debuggable: debugInfo) } },
+        {
+          do { compiled = try JIT(machine: machine, debuggable: debugInfo) } catch { jitFailure = error }
+        },
         size: 1 << 20)
-      let compiled = try jit.get()
-      try compiled.add(try module.get())
-      return (compiled, try compiled.address(of: Symbols.entry))
+      if let jitFailure { throw jitFailure }
+      if let moduleFailure { throw moduleFailure }
+      try compiled!.add(module!)
+      return (compiled!, try compiled!.address(of: Symbols.entry))
     }
     ks_runtime_init()
     let entry = unsafeBitCast(UInt(address), to: (@convention(c) () -> Void).self)
