@@ -67,16 +67,20 @@ let sectionOrderFlags: [String] =
   FileManager.default.fileExists(atPath: sectionOrder)
   ? ["-Xlinker", "--section-ordering-file=\(sectionOrder)"] : []
 
-/// A directory holding only a link to GCC 12's static libstdc++ (Debian 12's), searched
-/// before the system's directories so that every `-lstdc++` (the Swift driver adds its own,
-/// ahead of our flags) links the archive instead of libstdc++.so.6. The loader then neither
-/// loads nor relocates libstdc++ (4,300 symbol relocations) nor binds LLVM's 5,500 `type_info`
-/// pointers to it: 1.3 ms of every start (docs/DESIGN.md, "Linking"). The link is committed
+/// A directory of links to static archives, searched before the system's directories so that
+/// the release tool links them instead of shared libraries: GCC 12's libstdc++ (Debian 12's;
+/// the Swift driver adds its own `-lstdc++`, ahead of our flags, and `-static-libstdc++` does
+/// not apply to it) and libedit with what it needs (libtinfo, libbsd, libmd). The loader then
+/// neither loads nor relocates them: libstdc++ alone had 4,300 symbol relocations, and bound
+/// LLVM's 5,500 `type_info` pointers (docs/DESIGN.md, "Linking"). The links are committed
 /// rather than made here, because SwiftPM may reuse a cached evaluation of this manifest and
-/// skip any side effect; where the link leads nowhere, the shared library is linked instead.
-let staticLibstdcxxDirectory: String? = {
-  let directory = Context.packageDirectory + "/build-support/static-libstdc++"
-  return FileManager.default.fileExists(atPath: directory + "/libstdc++.a") ? directory : nil
+/// skip any side effect; unless every link leads to an archive, shared libraries are linked.
+let staticLibraryFlags: [String] = {
+  let directory = Context.packageDirectory + "/build-support/static-libraries"
+  let archives = ["stdc++", "edit", "tinfo", "bsd", "md"]
+  guard archives.allSatisfy({ FileManager.default.fileExists(atPath: "\(directory)/lib\($0).a") }) else { return [] }
+  // libedit's own dependencies, which its shared library would have brought.
+  return ["-L", directory, "-Xlinker", "-ltinfo", "-Xlinker", "-lbsd", "-Xlinker", "-lmd"]
 }()
 
 /// The tool itself, in release builds: the Swift runtime linked in and no position-independent
@@ -93,7 +97,7 @@ let toolLinkerSettings: [LinkerSetting] =
         "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
         // LLVM's x86 code generator sorts its tables with qsort at first use (CSort.h).
         "-Xlinker", "--wrap=qsort",
-      ] + sectionOrderFlags + (staticLibstdcxxDirectory.map { ["-L", $0] } ?? []), .when(configuration: .release)),
+      ] + sectionOrderFlags + staticLibraryFlags, .when(configuration: .release)),
     .unsafeFlags(["-Xlinker", "--export-dynamic"], .when(configuration: .debug)),
   ]
 
@@ -109,7 +113,8 @@ let package = Package(
   ],
   targets: [
     .systemLibrary(name: "CLLVM", path: "Sources/CLLVM"),
-    .systemLibrary(name: "CEditLine", path: "Sources/CEditLine", pkgConfig: "libedit"),
+    // No pkg-config: its -L/usr/lib/x86_64-linux-gnu would come before static-libraries.
+    .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
     .target(
       name: "KaleidoscopeRuntime",
       path: "Sources/KaleidoscopeRuntime",
