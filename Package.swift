@@ -55,7 +55,7 @@ let llvmLinkerSettings: [LinkerSetting] = {
       .linkedLibrary("m"),
     ]
   }
-  let group = ["--start-group"] + archives + ["--end-group", "-l:libz.so.1", "-l:libzstd.so.1", "-lstdc++"]
+  let group = ["--start-group"] + archives + ["--end-group", "-lz", "-l:libzstd.so.1", "-lstdc++"]
   return [.unsafeFlags(group.flatMap { ["-Xlinker", $0] }), .linkedLibrary("m")]
 }()
 
@@ -70,14 +70,15 @@ let sectionOrderFlags: [String] =
 /// A directory of links to static archives, searched before the system's directories so that
 /// the release tool links them instead of shared libraries: GCC 12's libstdc++ (Debian 12's;
 /// the Swift driver adds its own `-lstdc++`, ahead of our flags, and `-static-libstdc++` does
-/// not apply to it) and libedit with what it needs (libtinfo, libbsd, libmd). The loader then
+/// not apply to it), libedit with what it needs (libtinfo, libbsd, libmd) and zlib (which
+/// LLVM needs; Debian ships no static libzstd). The loader then
 /// neither loads nor relocates them: libstdc++ alone had 4,300 symbol relocations, and bound
 /// LLVM's 5,500 `type_info` pointers (docs/DESIGN.md, "Linking"). The links are committed
 /// rather than made here, because SwiftPM may reuse a cached evaluation of this manifest and
 /// skip any side effect; unless every link leads to an archive, shared libraries are linked.
 let staticLibraryFlags: [String] = {
   let directory = Context.packageDirectory + "/build-support/static-libraries"
-  let archives = ["stdc++", "edit", "tinfo", "bsd", "md"]
+  let archives = ["stdc++", "edit", "tinfo", "bsd", "md", "z"]
   guard archives.allSatisfy({ FileManager.default.fileExists(atPath: "\(directory)/lib\($0).a") }) else { return [] }
   // libedit's own dependencies, which its shared library would have brought.
   return ["-L", directory, "-Xlinker", "-ltinfo", "-Xlinker", "-lbsd", "-Xlinker", "-lmd"]

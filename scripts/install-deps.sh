@@ -1,15 +1,16 @@
 #!/bin/sh
 # Installs the system packages the toolchain needs, when they are missing (Debian 12).
 #   llvm-19-dev    LLVM 19 headers and static libraries (the back end)
-#   libstdc++-12-dev, zlib1g, libzstd1
-#                  what LLVM's static libraries link against
+#   libstdc++-12-dev, zlib1g-dev, libzstd1
+#                  what LLVM's static libraries link against (the release tool links
+#                  libstdc++.a and libz.a; Debian has no static libzstd)
 #   llvm-19-tools  FileCheck (IR tests)
 #   libedit-dev    line editing for the REPL
 #   gdb            the debugger test of `build -g`
 #   python3-pexpect  REPL tests through a pseudo-terminal
 set -eu
 missing=""
-for package in llvm-19-dev libstdc++-12-dev zlib1g libzstd1 llvm-19-tools libedit-dev gdb python3-pexpect; do
+for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev gdb python3-pexpect; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
 done
 [ -z "$missing" ] && exit 0
