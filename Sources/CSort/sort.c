@@ -95,6 +95,10 @@ static void merge(const char *a, size_t na, const char *b, size_t nb, char *out,
   memcpy(out, element(b, j, size), (nb - j) * size);
 }
 
+/* Sorts more than MINIMUM_RUN elements: finds the runs, then merges them pairwise, back and
+ * forth between `base` and a buffer of the same size. */
+static void merge_sort(char *base, size_t count, size_t size, Compare compare, char *scratch);
+
 /* Merges neighbouring runs pairwise from `source` into `target`; `starts` holds the runs'
  * first indices followed by `count`, and is updated. Returns the new number of runs. */
 static size_t merge_pass(const char *source, char *target, size_t *starts, size_t runs, size_t count, size_t size,
@@ -115,13 +119,7 @@ static size_t merge_pass(const char *source, char *target, size_t *starts, size_
   return merged;
 }
 
-void ks_sort(void *base, size_t count, size_t size, int (*compare)(const void *, const void *)) {
-  if (count < 2 || size == 0) return;
-  char *scratch = malloc(size);
-  if (!scratch) {
-    exchange_sort(base, count, size, compare);
-    return;
-  }
+static void merge_sort(char *base, size_t count, size_t size, Compare compare, char *scratch) {
   size_t *starts = malloc((count / MINIMUM_RUN + 2) * sizeof *starts);
   char *buffer = malloc(count * size);
   if (!starts || !buffer) {
@@ -142,7 +140,23 @@ void ks_sort(void *base, size_t count, size_t size, int (*compare)(const void *,
   }
   free(buffer);
   free(starts);
-  free(scratch);
+}
+
+void ks_sort(void *base, size_t count, size_t size, int (*compare)(const void *, const void *)) {
+  if (count < 2 || size == 0) return;
+  /* Most of LLVM's sorts are of a few small elements: no allocation for those. */
+  char local_scratch[64];
+  char *scratch = size <= sizeof local_scratch ? local_scratch : malloc(size);
+  if (!scratch) {
+    exchange_sort(base, count, size, compare);
+    return;
+  }
+  if (count <= MINIMUM_RUN) {
+    insertion_sort(base, 1, count, size, compare, scratch);
+  } else {
+    merge_sort(base, count, size, compare, scratch);
+  }
+  if (scratch != local_scratch) free(scratch);
 }
 
 /* What calls to qsort reach in an executable linked with `--wrap=qsort`. */

@@ -9,7 +9,7 @@ import Testing
   }
 
   /// Element sizes: qsort's callers sort records of any size (LLVM's fold tables: 12 bytes).
-  static let sizes = [6, 8, 12, 24]
+  static let sizes = [6, 8, 12, 24, 80]
   static let counts = [0, 1, 2, 3, 15, 16, 17, 100, 1_000, 8_019]
 
   /// A key for element `index` of `count` in `shape` (ties are frequent where they matter).
