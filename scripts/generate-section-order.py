@@ -70,6 +70,18 @@ def executed_functions(profile, binary):
     return seen
 
 
+def section_names(symbol):
+    """The names of the sections that may hold `symbol`'s code. A C++ complete-object
+    constructor or destructor (`C1`, `D1`) is usually an alias of the base-object one (`C2`,
+    `D2`), whose section holds the code: callgrind reports the alias, and a section named after
+    it does not exist. Names that match no section are harmless."""
+    names = {symbol}
+    for alias, base in (("C1E", "C2E"), ("D1E", "D2E")):
+        if alias in symbol:
+            names.add(symbol.replace(alias, base))
+    return names
+
+
 def main():
     subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
@@ -88,7 +100,8 @@ def main():
     # Sorted, so that regenerating the file gives a readable diff; within the gathered block the
     # order matters little (callgrind's is not the order of execution either).
     # Code without a symbol shows as its address, which names no section.
-    sections = sorted(f".text.{name}" for name in executed if not name.startswith("0x"))
+    names = {variant for name in executed if not name.startswith("0x") for variant in section_names(name)}
+    sections = sorted(f".text.{name}" for name in names)
     os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
     with open(OUTPUT, "w") as out:
         out.write("\n".join(ALWAYS + sections) + "\n")
