@@ -31,6 +31,9 @@ PROGRAMS = os.path.join(ROOT, "Tests/EndToEndTests/Programs")
 # What users run most: programs of every tutorial chapter through the JIT, plus `check`.
 WORKLOADS = [
     ["run", os.path.join(ROOT, "examples/mandelbrot.ks")],
+    # Recursion, and a counted loop called with a constant: inlined, its `double` counter
+    # becomes an integer one (what most loops of real programs go through).
+    ["run", os.path.join(ROOT, "examples/fib.ks")],
     ["run", os.path.join(PROGRAMS, "mutable_variables.ks")],
     ["run", os.path.join(PROGRAMS, "loops.ks")],
     ["run", os.path.join(PROGRAMS, "libm.ks")],
