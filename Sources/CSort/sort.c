@@ -95,10 +95,6 @@ static void merge(const char *a, size_t na, const char *b, size_t nb, char *out,
   memcpy(out, element(b, j, size), (nb - j) * size);
 }
 
-/* Sorts more than MINIMUM_RUN elements: finds the runs, then merges them pairwise, back and
- * forth between `base` and a buffer of the same size. */
-static void merge_sort(char *base, size_t count, size_t size, Compare compare, char *scratch);
-
 /* Merges neighbouring runs pairwise from `source` into `target`; `starts` holds the runs'
  * first indices followed by `count`, and is updated. Returns the new number of runs. */
 static size_t merge_pass(const char *source, char *target, size_t *starts, size_t runs, size_t count, size_t size,
@@ -119,6 +115,8 @@ static size_t merge_pass(const char *source, char *target, size_t *starts, size_
   return merged;
 }
 
+/* Sorts more than MINIMUM_RUN elements: finds the runs, then merges them pairwise, back and
+ * forth between `base` and a buffer of the same size. */
 static void merge_sort(char *base, size_t count, size_t size, Compare compare, char *scratch) {
   size_t *starts = malloc((count / MINIMUM_RUN + 2) * sizeof *starts);
   char *buffer = malloc(count * size);

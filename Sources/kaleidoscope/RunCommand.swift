@@ -92,9 +92,9 @@ struct RunCommand: ParsableCommand {
     let (jit, address) = try Driver.backEnd { () throws -> (JIT, UInt64) in
       let machine = try JIT.machine(optimization: optimization)
       let context = Context()
-      // Making the JIT costs two target machines of LLVM's own (docs/BENCHMARKS.md); it is
-      // made on another processor while this one checks the program and generates and
-      // optimises its IR. (Optionals and errors, not `Result`s: see `Driver.backEnd`.)
+      // The JIT (LLJIT's session and its two target machines, docs/BENCHMARKS.md) is made on
+      // another processor while this one checks the program and generates and optimises its
+      // IR. (Optionals and errors, not `Result`s: see `Driver.backEnd`.)
       var module: Module?, compiled: JIT?
       var moduleFailure: (any Error)?, jitFailure: (any Error)?
       LargeStack.concurrently(
