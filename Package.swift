@@ -148,20 +148,22 @@ let package = Package(
       swiftSettings: llvmSwiftSettings,
       linkerSettings: toolLinkerSettings
     ),
+    // What the test targets share (a seedable random number generator).
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "FrontendTests",
-      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime"],
+      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime", "TestSupport"],
       exclude: ["Regressions"]
     ),
     .testTarget(
       name: "BackendTests",
-      dependencies: ["KaleidoscopeBackend", "KaleidoscopeFrontend", "CSort"],
+      dependencies: ["KaleidoscopeBackend", "KaleidoscopeFrontend", "CSort", "TestSupport"],
       swiftSettings: llvmSwiftSettings,
       linkerSettings: llvmLinkerSettings
     ),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["kaleidoscope"],
+      dependencies: ["kaleidoscope", "TestSupport"],
       exclude: ["Programs", "Golden", "Diagnostics", "IR", "Interactive"]
     ),
   ]

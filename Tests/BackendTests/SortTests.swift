@@ -1,4 +1,5 @@
 import CSort
+import TestSupport
 import Testing
 
 /// `ks_sort`, the release tool's qsort (`--wrap=qsort`): a stable natural merge sort.
@@ -13,7 +14,7 @@ import Testing
   static let counts = [0, 1, 2, 3, 15, 16, 17, 100, 1_000, 8_019]
 
   /// A key for element `index` of `count` in `shape` (ties are frequent where they matter).
-  static func key(_ index: Int, of count: Int, in shape: Shape, random: inout SplitMix) -> UInt16 {
+  static func key(_ index: Int, of count: Int, in shape: Shape, random: inout SplitMix64) -> UInt16 {
     switch shape {
     case .random: UInt16(truncatingIfNeeded: random.next())
     case .fewDistinct: UInt16(random.next() % 4)
@@ -27,7 +28,7 @@ import Testing
 
   @Test(arguments: Shape.allCases, sizes)
   func sortsStablyLikeQsortPromises(shape: Shape, size: Int) {
-    var random = SplitMix(seed: UInt64(size) &* 31 &+ UInt64(Shape.allCases.firstIndex(of: shape)!))
+    var random = SplitMix64(seed: UInt64(size) &* 31 &+ UInt64(Shape.allCases.firstIndex(of: shape)!))
     for count in Self.counts {
       // Each element: a 2-byte key, then its original index (4 bytes), then padding.
       let keys = (0..<count).map { Self.key($0, of: count, in: shape, random: &random) }
@@ -52,18 +53,5 @@ import Testing
       let padding = (0..<count).allSatisfy { position in bytes[position * size + 6..<(position + 1) * size].allSatisfy { $0 == 0xa5 } }
       #expect(padding, "\(shape), \(count) elements of \(size) bytes: the bytes after the key and index moved with them")
     }
-  }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure reproduces.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
