@@ -58,14 +58,9 @@ public final class JIT {
   /// 108-entry feature string again (docs/BENCHMARKS.md, "Start-up, fourth pass").
   private static func genericHostDescription() throws -> LLVMOrcJITTargetMachineBuilderRef {
     let triple = LLVMTargets.hostTriple
-    var target: LLVMTargetRef?
-    var message: UnsafeMutablePointer<CChar>?
-    if LLVMGetTargetFromTriple(triple, &target, &message) != 0 {
-      throw BackendError.llvm("no target for the host '\(triple)': \(takeMessage(message))")
-    }
     guard
       let generic = LLVMCreateTargetMachine(
-        target, triple, "", "", LLVMCodeGenLevelNone, LLVMRelocPIC, LLVMCodeModelSmall)
+        try LLVMTargets.target(for: triple), triple, "", "", LLVMCodeGenLevelNone, LLVMRelocPIC, LLVMCodeModelSmall)
     else {
       throw BackendError.llvm("cannot create a target machine for '\(triple)'")
     }

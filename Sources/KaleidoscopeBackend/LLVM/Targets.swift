@@ -33,6 +33,18 @@ public enum LLVMTargets {
   public static var hostTriple: String {
     takeMessage(LLVMGetDefaultTargetTriple())
   }
+
+  /// The registered target for `triple` (its targets must be initialised).
+  static func target(for triple: String) throws -> LLVMTargetRef {
+    var target: LLVMTargetRef?
+    var message: UnsafeMutablePointer<CChar>?
+    guard LLVMGetTargetFromTriple(triple, &target, &message) == 0, let target else {
+      let reason = takeMessage(message)
+      throw BackendError.unknownTarget(
+        "error: unknown target '\(triple)': \(reason)\nnote: `kaleidoscope build --print-targets` lists the targets this build of LLVM supports")
+    }
+    return target
+  }
 }
 
 /// An optimisation level, `-O0` to `-O3`.
@@ -62,13 +74,7 @@ public final class TargetMachine {
     if triple == nil { LLVMTargets.initialize() } else { LLVMTargets.initializeAll() }
     let host = triple == nil
     let triple = triple ?? LLVMTargets.hostTriple
-    var target: LLVMTargetRef?
-    var message: UnsafeMutablePointer<CChar>?
-    if LLVMGetTargetFromTriple(triple, &target, &message) != 0 {
-      let reason = takeMessage(message)
-      throw BackendError.unknownTarget(
-        "error: unknown target '\(triple)': \(reason)\nnote: `kaleidoscope build --print-targets` lists the targets this build of LLVM supports")
-    }
+    let target = try LLVMTargets.target(for: triple)
     let cpu = host ? takeMessage(LLVMGetHostCPUName()) : "generic"
     let features = host ? takeMessage(LLVMGetHostCPUFeatures()) : ""
     guard
