@@ -7,9 +7,9 @@ struct ASTCommand: ParsableCommand {
     commandName: "ast",
     abstract: "Print the abstract syntax tree of a program.",
     discussion: """
-      By default the tree is an indented dump with each node's kind and line:column; with
-      --tree each item is drawn top-down as an ASCII tree. Names are not resolved (use
-      `check` for that), so free variables are fine. Syntax errors are reported on standard
+      By default the tree is an indented dump with each node's kind and line:column; with \
+      --tree each item is drawn top-down as an ASCII tree. Names are not resolved (use \
+      `check` for that), so free variables are fine. Syntax errors are reported on standard \
       error (the exit status is then 1) and what did parse is still printed.
 
       Examples:

@@ -13,10 +13,10 @@ struct BuildCommand: ParsableCommand {
     commandName: "build",
     abstract: "Compile a program to a native executable, an object file, assembly or LLVM IR.",
     discussion: """
-      The executable runs the top-level expressions in order and prints exactly what
-      `kaleidoscope run` prints for the same file and flags. It is linked with the C
-      compiler on the machine ($CC, cc, clang or gcc), with the runtime and libm. With
-      --target, objects (--emit obj|asm|llvm-ir|llvm-bc) can be made for any target this
+      The executable runs the top-level expressions in order and prints exactly what \
+      `kaleidoscope run` prints for the same file and flags. It is linked with the C \
+      compiler on the machine ($CC, cc, clang or gcc), with the runtime and libm. With \
+      --target, objects (--emit obj|asm|llvm-ir|llvm-bc) can be made for any target this \
       LLVM supports (see --print-targets), e.g. aarch64-linux-gnu or wasm32-unknown-unknown.
 
       Examples:

@@ -7,7 +7,7 @@ struct CheckCommand: ParsableCommand {
     commandName: "check",
     abstract: "Report every error in a program without running it.",
     discussion: """
-      Exits with status 0 when the program is valid and 1 when it has errors, after printing
+      Exits with status 0 when the program is valid and 1 when it has errors, after printing \
       all of them in the form FILE:LINE:COLUMN: error: MESSAGE.
 
       Examples:

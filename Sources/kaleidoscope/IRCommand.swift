@@ -8,7 +8,7 @@ struct IRCommand: ParsableCommand {
     commandName: "ir",
     abstract: "Print the LLVM IR of a program.",
     discussion: """
-      Every definition is included. The default is -O0, as clang's -emit-llvm, which shows
+      Every definition is included. The default is -O0, as clang's -emit-llvm, which shows \
       the IR as generated (locals in allocas); -O1 and above show it optimised.
 
       Examples:

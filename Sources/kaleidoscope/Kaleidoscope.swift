@@ -13,10 +13,10 @@ struct Kaleidoscope: ParsableCommand {
     commandName: "kaleidoscope",
     abstract: "A compiler, JIT and REPL for the Kaleidoscope language.",
     discussion: """
-      Kaleidoscope is the small language of LLVM's tutorial: every value is a double; there are
+      Kaleidoscope is the small language of LLVM's tutorial: every value is a double; there are \
       functions, externs, if/then/else, for loops, var, and user-defined operators.
 
-      Without a subcommand, kaleidoscope starts the REPL when standard input is a terminal
+      Without a subcommand, kaleidoscope starts the REPL when standard input is a terminal \
       and otherwise runs the program read from standard input.
 
       Examples:

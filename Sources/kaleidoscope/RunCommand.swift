@@ -9,9 +9,9 @@ struct RunCommand: ParsableCommand {
     commandName: "run",
     abstract: "Compile a program and run its top-level expressions in order.",
     discussion: """
-      The whole file is compiled first (a function may be called before its definition),
-      optimised (-O2 unless told otherwise) and run by LLVM's ORC JIT. Each top-level
-      expression's value is printed on its own line, interleaved with what the program
+      The whole file is compiled first (a function may be called before its definition), \
+      optimised (-O2 unless told otherwise) and run by LLVM's ORC JIT. Each top-level \
+      expression's value is printed on its own line, interleaved with what the program \
       writes; -q prints only what the program writes. A file with errors runs nothing.
 
       Examples:

@@ -7,8 +7,8 @@ struct TokensCommand: ParsableCommand {
     commandName: "tokens",
     abstract: "Print the tokens of a program, one per line with its line:column.",
     discussion: """
-      Each line is LINE:COLUMN, the token's category (keyword, identifier, number, operator,
-      punctuation, error, end) and its text. Lexical errors are also reported on standard
+      Each line is LINE:COLUMN, the token's category (keyword, identifier, number, operator, \
+      punctuation, error, end) and its text. Lexical errors are also reported on standard \
       error, and the exit status is then 1.
 
       Examples:

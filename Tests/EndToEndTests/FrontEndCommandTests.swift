@@ -60,11 +60,32 @@ struct FrontEndCommandTests {
     #expect(try Tool.run(arguments).status == 64)
   }
 
-  @Test(arguments: ["check", "tokens", "ast"])
-  func helpHasExamples(command: String) throws {
-    let output = try Tool.run([command, "--help"])
+  @Test(arguments: [["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], []])
+  func helpHasExamples(command: [String]) throws {
+    let output = try Tool.run(command + ["--help"])
     #expect(output.status == 0)
     #expect(output.stdout.contains("Examples:"))
+  }
+
+  /// The prose above the examples is wrapped as paragraphs in 80 columns (the width when
+  /// standard output is not a terminal): no line is longer than 79 characters, and none ends
+  /// where the next line's first word would still have fitted, as a source line break inside
+  /// a sentence would leave it.
+  @Test(arguments: [["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], []])
+  func helpProseIsWrappedAsParagraphs(command: [String]) throws {
+    let help = try Tool.run(command + ["--help"]).stdout
+    let prose = help.components(separatedBy: "Examples:")[0]
+      .split(separator: "\n", omittingEmptySubsequences: false)
+      .dropFirst(2)  // OVERVIEW and the blank line after it
+    let paragraphs = prose.split(separator: "", omittingEmptySubsequences: true)
+    #expect(!paragraphs.isEmpty)
+    for paragraph in paragraphs {
+      for line in paragraph { #expect(line.count < 80, "\(command): \(line)") }
+      for (line, next) in zip(paragraph, paragraph.dropFirst()) {
+        let word = next.prefix { $0 != " " }
+        #expect(line.count + 1 + word.count >= 80, "\(command): ragged line '\(line)'")
+      }
+    }
   }
 
   @Test func colourOnlyWhenAsked() throws {

@@ -12,18 +12,18 @@ struct ReplCommand: ParsableCommand {
     commandName: "repl",
     abstract: "Start an interactive session.",
     discussion: """
-      Each definition is compiled and kept; each expression is compiled, run, and its value
-      printed. Redefining a function changes it for every later call, including calls from
-      functions defined earlier. The math library (sin cos tan asin acos atan atan2 sinh cosh
-      tanh exp log log10 pow sqrt fabs floor ceil fmod) is declared up front. An input that
-      is not finished (an open parenthesis, `def f(x)` without a body) continues on the next
+      Each definition is compiled and kept; each expression is compiled, run, and its value \
+      printed. Redefining a function changes it for every later call, including calls from \
+      functions defined earlier. The math library (sin cos tan asin acos atan atan2 sinh cosh \
+      tanh exp log log10 pow sqrt fabs floor ceil fmod) is declared up front. An input that \
+      is not finished (an open parenthesis, `def f(x)` without a body) continues on the next \
       line; an empty line ends it. Prompts are shown only on a terminal.
 
-      On a terminal, lines are edited with libedit (arrow keys, Ctrl-A/E/K/W, Ctrl-R to
-      search), Tab completes keywords, functions and commands, and the history is kept in
-      $XDG_STATE_HOME/kaleidoscope/history (~/.local/state/kaleidoscope/history). Commands
-      start with a colon: :help lists them (:defs, :type, :ir, :asm, :ast, :tokens, :time,
-      :load, :reset, :opt, :quit). Ctrl-C cancels the line being typed, or stops the code
+      On a terminal, lines are edited with libedit (arrow keys, Ctrl-A/E/K/W, Ctrl-R to \
+      search), Tab completes keywords, functions and commands, and the history is kept in \
+      $XDG_STATE_HOME/kaleidoscope/history (~/.local/state/kaleidoscope/history). Commands \
+      start with a colon: :help lists them (:defs, :type, :ir, :asm, :ast, :tokens, :time, \
+      :load, :reset, :opt, :quit). Ctrl-C cancels the line being typed, or stops the code \
       that is running and keeps every definition; Ctrl-D on an empty line leaves.
 
       Examples:
