@@ -78,13 +78,6 @@ static void ks_error(const char *message) {
   ks_write_all(2, message, strlen(message));
 }
 
-void ks_unresolved_extern(const char *name) {
-  ks_error("runtime error: unresolved external symbol '");
-  ks_write_all(2, name, strlen(name));
-  ks_write_all(2, "'\n", 2);
-  _exit(1);
-}
-
 /* Fault handling. A runaway recursion overflows the stack; the handler runs on an alternate
  * stack, reports, and either exits or (inside ks_run_protected) jumps back. */
 static sigjmp_buf ks_recovery;
@@ -99,6 +92,16 @@ static void ks_on_fault(int signal, siginfo_t *info, void *context) {
     : signal == SIGILL ? "runtime error: illegal instruction\n"
     : "runtime error: aborted\n";
   ks_error(message);
+  if (ks_protected) siglongjmp(ks_recovery, 1);
+  _exit(1);
+}
+
+/* A call of an extern that resolved to nothing: reported like a fault, and likewise either
+ * the end of the program or (inside ks_run_protected, the REPL) the end of this input. */
+void ks_unresolved_extern(const char *name) {
+  ks_error("runtime error: unresolved external symbol '");
+  ks_write_all(2, name, strlen(name));
+  ks_write_all(2, "'\n", 2);
   if (ks_protected) siglongjmp(ks_recovery, 1);
   _exit(1);
 }

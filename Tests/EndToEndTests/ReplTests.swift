@@ -45,6 +45,16 @@ struct ReplTests {
     #expect(output.status == 0)
   }
 
+  /// A call of an extern that resolves to nothing is a runtime error like a fault: reported,
+  /// and the session keeps its definitions and goes on (`run` ends with status 1 instead).
+  @Test func unresolvedExternIsReportedAndTheSessionGoesOn() throws {
+    let output = try session("def twice(x) 2 * x\nextern nowhere(x)\nnowhere(1)\ntwice(21)\nnowhere(2) + 1\n3\n")
+    #expect(output.stdout == "42\n3\n")
+    #expect(
+      output.stderr == String(repeating: "runtime error: unresolved external symbol 'nowhere'\n", count: 2))
+    #expect(output.status == 0)
+  }
+
   @Test func userOperatorsPersistAcrossInputs() throws {
     let output = try session("def binary| 5 (a b) if a then 1 else b\n0 | 3\n2 | 3\n")
     #expect(output.stdout == "3\n1\n")

@@ -17,7 +17,8 @@ void ks_print_value(double x);
 int ks_format_value(double x, char *buffer, size_t size);
 /* Writes all buffered output. */
 void ks_flush(void);
-/* Reports a call to an extern that resolved to nothing, then exits with status 1. */
+/* Reports a call to an extern that resolved to nothing, then exits with status 1, or inside
+ * ks_run_protected ends the running code as a fault does. */
 void ks_unresolved_extern(const char *name);
 
 /* Installs the fault handlers (stack overflow and other fatal signals end with a one-line
