@@ -83,6 +83,13 @@ static void ks_error(const char *message) {
 static sigjmp_buf ks_recovery;
 static volatile sig_atomic_t ks_protected;
 
+/* After a runtime error has been reported: inside ks_run_protected, back to it (the end of
+ * this input); elsewhere the end of the program, with status 1. */
+static _Noreturn void ks_stop_after_error(void) {
+  if (ks_protected) siglongjmp(ks_recovery, 1);
+  _exit(1);
+}
+
 static void ks_on_fault(int signal, siginfo_t *info, void *context) {
   (void)info;
   (void)context;
@@ -92,18 +99,15 @@ static void ks_on_fault(int signal, siginfo_t *info, void *context) {
     : signal == SIGILL ? "runtime error: illegal instruction\n"
     : "runtime error: aborted\n";
   ks_error(message);
-  if (ks_protected) siglongjmp(ks_recovery, 1);
-  _exit(1);
+  ks_stop_after_error();
 }
 
-/* A call of an extern that resolved to nothing: reported like a fault, and likewise either
- * the end of the program or (inside ks_run_protected, the REPL) the end of this input. */
+/* A call of an extern that resolved to nothing: reported and stopped like a fault. */
 void ks_unresolved_extern(const char *name) {
   ks_error("runtime error: unresolved external symbol '");
   ks_write_all(2, name, strlen(name));
   ks_write_all(2, "'\n", 2);
-  if (ks_protected) siglongjmp(ks_recovery, 1);
-  _exit(1);
+  ks_stop_after_error();
 }
 
 /* One alternate stack serves every thread that runs Kaleidoscope code: programs run one at
