@@ -60,7 +60,10 @@ struct FrontEndCommandTests {
     #expect(try Tool.run(arguments).status == 64)
   }
 
-  @Test(arguments: [["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], []])
+  /// Every command whose help is checked, and the tool itself (no command).
+  static let commandsWithHelp: [[String]] = [["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], []]
+
+  @Test(arguments: commandsWithHelp)
   func helpHasExamples(command: [String]) throws {
     let output = try Tool.run(command + ["--help"])
     #expect(output.status == 0)
@@ -71,7 +74,7 @@ struct FrontEndCommandTests {
   /// standard output is not a terminal): no line is longer than 79 characters, and none ends
   /// where the next line's first word would still have fitted, as a source line break inside
   /// a sentence would leave it.
-  @Test(arguments: [["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], []])
+  @Test(arguments: commandsWithHelp)
   func helpProseIsWrappedAsParagraphs(command: [String]) throws {
     let help = try Tool.run(command + ["--help"]).stdout
     let prose = help.components(separatedBy: "Examples:")[0]
