@@ -41,6 +41,7 @@ public enum ProgramCompiler {
       }
     }
     generator.emitEntry(calling: topLevels)
+    if selection == .reachable { generator.inlineSoleCallees() }
     if withMain { generator.emitMain() }
     generator.debugInfo?.finalize()
     try module.verify()
