@@ -133,7 +133,7 @@ def main():
     os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
     with open(OUTPUT, "w") as out:
         out.write("\n".join(sections) + "\n")
-    print(f"wrote {len(sections) - len(ALWAYS)} functions to {os.path.relpath(OUTPUT, ROOT)}", file=sys.stderr)
+    print(f"wrote {len(sections) - len(ALWAYS)} function sections to {os.path.relpath(OUTPUT, ROOT)}", file=sys.stderr)
     # SwiftPM does not know the link depends on the file: link again.
     os.remove(os.path.join(ROOT, ".build/release/kaleidoscope"))
     subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], cwd=ROOT, check=True,
