@@ -215,8 +215,10 @@ final class IRGenerator {
   /// they are emitted, for the same reason.)
   func inlineSoleCallees() {
     for (index, function) in functions.enumerated() {
+      // Called only for the reachable program: a defined function declared here is the callee
+      // of an emitted body, so it is reachable and has a body of its own.
       guard let value = function, program.functions.symbols[index].origin == .defined,
-        LLVMGetLinkage(value) == LLVMInternalLinkage, LLVMCountBasicBlocks(value) > 0,
+        LLVMGetLinkage(value) == LLVMInternalLinkage,
         let use = LLVMGetFirstUse(value), LLVMGetNextUse(use) == nil,
         let call = LLVMIsACallInst(LLVMGetUser(use)), LLVMGetCalledValue(call) == value,
         LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) != value,
