@@ -55,6 +55,22 @@ struct FrontEndCommandTests {
     #expect(output.stderr == "error: cannot open '/nonexistent/file.ks': No such file or directory\n")
   }
 
+  /// A directory is not a program: every command that reads a source says so, exit 1.
+  @Test(arguments: [["run"], ["check"], ["tokens"], ["ast"], ["ir"], ["build"], ["run", "--engine", "interpreter"]])
+  func aDirectoryIsAnError(command: [String]) throws {
+    let directory = TestData.path("Programs", "")
+    let output = try Tool.run(command + ["."], in: directory)
+    #expect(output.status == 1)
+    #expect(output.stdout.isEmpty)
+    #expect(output.stderr == "error: cannot read '.': Is a directory\n")
+  }
+
+  @Test func loadingADirectoryInTheReplIsAnError() throws {
+    let output = try Tool.run(["repl"], stdin: ":load .\n1 + 1\n", in: TestData.path("Programs", ""))
+    #expect(output.stdout == "2\n")
+    #expect(output.stderr == "error: cannot read '.': Is a directory\n")
+  }
+
   @Test(arguments: [["check"], ["frobnicate"], ["check", "--no-such-flag", "x.ks"], ["ast", "--color", "purple", "-"]])
   func badUsageExitsWith64(arguments: [String]) throws {
     #expect(try Tool.run(arguments).status == 64)

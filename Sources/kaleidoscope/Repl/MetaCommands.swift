@@ -122,12 +122,12 @@ struct MetaCommands {
 
   private func load(_ path: String) throws {
     guard !path.isEmpty else { return Terminal.writeError("error: usage: :load FILE\n") }
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-      return Terminal.writeError("error: cannot open '\(path)': \(String(cString: strerror(errno)))\n")
+    let file: SourceFile
+    do {
+      file = try SourceReader.load(path: path)
+    } catch {
+      return Terminal.writeError("error: \(error)\n")
     }
-    defer { close(descriptor) }
-    let file = SourceFile(name: path, bytes: SourceLoader.readAll(descriptor))
     try ReplCommand.evaluate(file, in: session, isFinal: true, reporter: reporter, timing: false)
   }
 }
