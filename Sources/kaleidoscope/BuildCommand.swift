@@ -66,7 +66,7 @@ struct BuildCommand: ParsableCommand {
     }
     let source = try InputOptions(file: file!).load()
     let program = try Driver.check(source, color: color.color)
-    let outputPath = output ?? defaultOutput(for: source.name)
+    let outputPath = output ?? emit.defaultOutput(forSource: source.name)
     let level = optimization.resolved(default: .standard)
     let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)
     try Driver.backEnd {
@@ -86,11 +86,6 @@ struct BuildCommand: ParsableCommand {
     }
   }
 
-  private func defaultOutput(for name: String) -> String {
-    let base = name == "<stdin>" ? "a.out" : String(name.split(separator: "/").last ?? "a.out")
-    let stem = base.hasSuffix(".ks") ? String(base.dropLast(3)) : base + (emit == .exe ? ".out" : "")
-    return stem + emit.defaultSuffix
-  }
 }
 
 extension String {

@@ -36,6 +36,17 @@ struct BuildTests {
     #expect(gdb.stdout.contains("$2 = 6\n"))
   }
 
+  /// From standard input, the executable is `a.out` in the current directory, as clang's.
+  @Test func buildFromStandardInputWritesAOut() throws {
+    let directory = temporary("stdin")
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let build = try Tool.run(["build", "-"], stdin: "6 * 7\n", in: directory)
+    try #require(build.status == 0, "\(build.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["a.out"])
+    #expect(try Tool.runExecutable(directory + "/a.out").stdout == "42\n")
+  }
+
   @Test func gdbBreaksStepsAndPrintsAParameter() throws {
     let source = try fibSource()
     let executable = temporary("fib-g")

@@ -22,6 +22,20 @@ public enum EmitKind: String, Sendable, CaseIterable {
   }
 }
 
+extension EmitKind {
+  /// What `build` writes when no output is named, as clang and swiftc name it: after the
+  /// source with its extension replaced (`fib.ks` gives `fib`, `fib.o`, `fib.s`, `fib.ll`,
+  /// `fib.bc`), in the current directory. An executable from a source without an extension
+  /// is `a.out`, so that it never overwrites the source; standard input is `a.out`, `a.o`, ...
+  /// (clang writes `-.o`, which other tools then read as an option).
+  public func defaultOutput(forSource name: String) -> String {
+    let base = name == "<stdin>" ? "" : String(name.split(separator: "/").last ?? "")
+    let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
+    if self == .exe { return stem.isEmpty || stem == base ? "a.out" : stem }
+    return (stem.isEmpty ? "a" : stem) + defaultSuffix
+  }
+}
+
 /// Writes a module as an object file, assembly, textual IR or bitcode.
 public enum ObjectEmitter {
   public static func write(_ module: Module, kind: EmitKind, to path: String, machine: TargetMachine) throws {
