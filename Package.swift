@@ -157,7 +157,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BackendTests",
-      dependencies: ["KaleidoscopeBackend", "KaleidoscopeFrontend", "CSort", "TestSupport"],
+      dependencies: ["KaleidoscopeBackend", "KaleidoscopeFrontend", "KaleidoscopeRuntime", "CSort", "TestSupport"],
       swiftSettings: llvmSwiftSettings,
       linkerSettings: llvmLinkerSettings
     ),

@@ -5,9 +5,11 @@
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 /* Output goes through one buffer so that putchard, printd and printed values interleave in
@@ -90,15 +92,36 @@ static _Noreturn void ks_stop_after_error(void) {
   _exit(1);
 }
 
+/* The stack pointer of the code that faulted, from the signal's saved context; 0 where this
+ * runtime does not know the machine's context layout. */
+static uintptr_t ks_faulting_stack_pointer(const void *context) {
+  const ucontext_t *saved = context;
+#if defined(__x86_64__)
+  return (uintptr_t)saved->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+  return (uintptr_t)saved->uc_mcontext.sp;
+#else
+  (void)saved;
+  return 0;
+#endif
+}
+
+const char *ks_fault_message(int signal, uintptr_t address, uintptr_t stack_pointer) {
+  /* A thread that runs out of stack faults on the guard page just below its stack pointer:
+   * a call pushing its return address, or a frame being set up. Any other bad address is a
+   * pointer gone wrong, typically an extern called outside the double(double...) contract. */
+  int near_stack = stack_pointer != 0 && address + (1u << 20) >= stack_pointer && address <= stack_pointer + 4096;
+  switch (signal) {
+  case SIGSEGV: return near_stack ? "runtime error: stack overflow\n" : "runtime error: invalid memory access (segmentation fault)\n";
+  case SIGBUS: return near_stack ? "runtime error: stack overflow\n" : "runtime error: invalid memory access (bus error)\n";
+  case SIGFPE: return "runtime error: arithmetic fault\n";
+  case SIGILL: return "runtime error: illegal instruction\n";
+  default: return "runtime error: aborted\n";
+  }
+}
+
 static void ks_on_fault(int signal, siginfo_t *info, void *context) {
-  (void)info;
-  (void)context;
-  const char *message = signal == SIGSEGV || signal == SIGBUS
-    ? "runtime error: stack overflow\n"
-    : signal == SIGFPE ? "runtime error: arithmetic fault\n"
-    : signal == SIGILL ? "runtime error: illegal instruction\n"
-    : "runtime error: aborted\n";
-  ks_error(message);
+  ks_error(ks_fault_message(signal, (uintptr_t)info->si_addr, ks_faulting_stack_pointer(context)));
   ks_stop_after_error();
 }
 

@@ -5,6 +5,7 @@
 #define KALEIDOSCOPE_RUNTIME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Writes the byte c to standard output; returns 0. */
 double putchard(double c);
@@ -20,6 +21,10 @@ void ks_flush(void);
 /* Reports a call to an extern that resolved to nothing, then exits with status 1, or inside
  * ks_run_protected ends the running code as a fault does. */
 void ks_unresolved_extern(const char *name);
+
+/* The one-line message for a fatal signal: "stack overflow" when the faulting address is
+ * near the faulting stack pointer, otherwise what the signal means. (Exposed for tests.) */
+const char *ks_fault_message(int signal, uintptr_t address, uintptr_t stack_pointer);
 
 /* Installs the fault handlers (stack overflow and other fatal signals end with a one-line
  * error and exit status 1) and an alternate signal stack for the calling thread. */
