@@ -55,6 +55,19 @@ struct LexerTests {
     #expect(!tokens[2].isAtStartOfLine)
   }
 
+  /// Some editors start a UTF-8 file with a byte-order mark; it is skipped, and columns on
+  /// the first line count from after it, as the editor shows them.
+  @Test func byteOrderMarkIsSkipped() {
+    let file = SourceFile(name: "t", bytes: [0xEF, 0xBB, 0xBF] + Array("def f(abc) y".utf8))
+    let tokens = Lexer.tokenize(file)
+    #expect(tokens.first?.kind == .keywordDef)
+    #expect(tokens.first?.range.start == 3)
+    #expect(file.location(of: 3) == SourceLocation(line: 1, column: 1))
+    let diagnostics = analyze(file).diagnostics.sorted
+    #expect(diagnostics.map(\.message) == [.unknownVariable("y")])
+    #expect(DiagnosticRenderer(useColor: false).render(diagnostics[0]) == "t:1:12: error: unknown variable 'y'\ndef f(abc) y\n           ^\n")
+  }
+
   @Test func tokenListingShowsLocationCategoryAndText() {
     let file = SourceFile(name: "t", text: "def f(x)\n  x+1")
     let listing = TokenListing.render(Lexer.tokenize(file), in: file)

@@ -12,10 +12,11 @@ public struct Lexer {
   /// Whether a line break (or the start of the file) came before the next token.
   private var sawLineBreak = true
 
-  /// A lexer over `bytes` that starts at `position`, which must be the start of a line.
+  /// A lexer over `bytes` that starts at `position`, which must be the start of a line. At
+  /// the start of the file it skips a UTF-8 byte-order mark, which some editors write.
   init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
     self.bytes = bytes
-    self.position = position
+    self.position = position == 0 ? SourceFile.byteOrderMarkLength(bytes) : position
   }
 
   /// All tokens of the file, ending with `.endOfFile`.

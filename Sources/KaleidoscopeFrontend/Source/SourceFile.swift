@@ -24,10 +24,11 @@ public final class SourceFile: Sendable {
   }
 
   /// The offsets at which lines start. A line ends at `\n`; `\r\n` counts as one line break.
+  /// The first line starts after a byte-order mark, so columns count as an editor shows them.
   public var lineStarts: [Int] {
     cachedLineStarts.withLock { cached in
       if let cached { return cached }
-      var starts = [0]
+      var starts = [bytes.withUnsafeBufferPointer(Self.byteOrderMarkLength)]
       for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
         starts.append(offset + 1)
       }
@@ -46,7 +47,12 @@ public final class SourceFile: Sendable {
       let middle = (low + high + 1) / 2
       if starts[middle] <= offset { low = middle } else { high = middle - 1 }
     }
-    return SourceLocation(line: low + 1, column: offset - starts[low] + 1)
+    return SourceLocation(line: low + 1, column: max(1, offset - starts[low] + 1))
+  }
+
+  /// 3 when `bytes` start with a UTF-8 byte-order mark (EF BB BF), else 0.
+  static func byteOrderMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
   }
 
   /// The text of a 1-based line, without its line break.
