@@ -42,6 +42,7 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case operatorDefinedLater(kind: OperatorKind, op: String)
   case isBinaryOperatorNotUnary(String)
   case openedHere(String)
+  case assignmentIsBuiltIn
 
   /// Which kind of user-definable operator a message is about.
   public enum OperatorKind: String, Sendable {
@@ -118,6 +119,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "'\(op)' is a binary operator; it needs an operand on each side"
     case .openedHere(let what):
       return "to match this \(what)"
+    case .assignmentIsBuiltIn:
+      return "'=' is built-in assignment here (the tutorial's chapter 6 defined it as equality); give the operator another character, such as '~'"
     }
   }
 
@@ -156,6 +159,7 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .operatorDefinedLater: "operator-defined-later"
     case .isBinaryOperatorNotUnary: "binary-operator-not-unary"
     case .openedHere: "opened-here"
+    case .assignmentIsBuiltIn: "assignment-is-built-in"
     }
   }
 

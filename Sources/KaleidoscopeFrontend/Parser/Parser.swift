@@ -318,7 +318,9 @@ public final class Parser {
       }
     case .binaryOperator(let op, let precedence):
       if OperatorTable.isBuiltinBinary(op) {
-        report(.builtinOperatorRedefinition(kind: .binary, op: String(UnicodeScalar(op))), at: prototype.nameRange)
+        // The tutorial's chapter 6 defines `binary =` as equality; here `=` assigns.
+        let notes = op == UInt8(ascii: "=") ? [Note(.assignmentIsBuiltIn)] : []
+        report(.builtinOperatorRedefinition(kind: .binary, op: String(UnicodeScalar(op))), at: prototype.nameRange, notes: notes)
         return
       }
       if prototype.arity != 2 {
