@@ -17,6 +17,8 @@
 static char ks_output[1 << 16];
 static size_t ks_output_length;
 static int ks_output_is_terminal = -1;
+/* Whether the last byte written to standard output ended a line (or nothing was written). */
+static int ks_output_at_line_start = 1;
 
 static void ks_write_all(int fd, const char *data, size_t length) {
   while (length > 0) {
@@ -33,6 +35,8 @@ void ks_flush(void) {
 }
 
 static void ks_put(const char *data, size_t length) {
+  if (length == 0) return;
+  ks_output_at_line_start = data[length - 1] == '\n';
   if (ks_output_length + length > sizeof ks_output) ks_flush();
   if (length > sizeof ks_output) {
     ks_write_all(1, data, length);
@@ -57,11 +61,18 @@ int ks_format_value(double x, char *buffer, size_t size) {
   return snprintf(buffer, size, "%.17g", x);
 }
 
-void ks_print_value(double x) {
+/* x in the value format, then a newline. */
+static void ks_put_value_line(double x) {
   char buffer[40];
   int length = ks_format_value(x, buffer, sizeof buffer - 1);
   buffer[length++] = '\n';
   ks_put(buffer, (size_t)length);
+}
+
+void ks_print_value(double x) {
+  /* A value is printed on its own line, even after output that did not end one. */
+  if (!ks_output_at_line_start) ks_put("\n", 1);
+  ks_put_value_line(x);
 }
 
 double putchard(double c) {
@@ -71,7 +82,7 @@ double putchard(double c) {
 }
 
 double printd(double x) {
-  ks_print_value(x);
+  ks_put_value_line(x);
   return 0;
 }
 

@@ -8,7 +8,13 @@ import Testing
 final class RecordingHost: InterpreterHost {
   var output: [UInt8] = []
 
+  /// A top-level value goes on a line of its own, as the runtime prints it.
   func printValue(_ value: Double) {
+    if let last = output.last, last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
+    printLine(value)
+  }
+
+  private func printLine(_ value: Double) {
     output += Self.format(value).utf8
     output.append(UInt8(ascii: "\n"))
   }
@@ -19,7 +25,7 @@ final class RecordingHost: InterpreterHost {
       output.append(UInt8(truncatingIfNeeded: Int(arguments[0])))
       return 0
     case ("printd", 1):
-      printValue(arguments[0])
+      printLine(arguments[0])
       return 0
     default:
       guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {

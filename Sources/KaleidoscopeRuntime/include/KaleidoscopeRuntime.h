@@ -12,7 +12,8 @@ double putchard(double c);
 /* Writes x in the value format and a newline; returns 0. */
 double printd(double x);
 
-/* Writes a top-level expression's value and a newline. */
+/* Writes a top-level expression's value on a line of its own: after a newline if the output
+ * so far does not end a line, and followed by one. */
 void ks_print_value(double x);
 /* Formats x in the value format (SPEC §4) into buffer (at least 32 bytes); returns the length. */
 int ks_format_value(double x, char *buffer, size_t size);
