@@ -11,7 +11,7 @@ public func fuzzFrontend(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // the tool raises its own with a large-stack thread: no thread per input.
   do {
     let file = SourceFile(name: "fuzz.ks", bytes: bytes)
-    let result = Frontend.analyze(file)
+    let result = Frontend.check(file)
     let renderer = DiagnosticRenderer(useColor: false)
     for diagnostic in result.diagnostics.all { _ = renderer.render(diagnostic) }
     _ = ASTDump.render(result.program.tree)

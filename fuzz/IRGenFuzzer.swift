@@ -10,15 +10,15 @@ private let machine: TargetMachine = try! TargetMachine(optimization: .standard)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzIRGeneration(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let file = SourceFile(name: "fuzz.ks", bytes: Array(UnsafeBufferPointer(start: data, count: size)))
-  let result = Frontend.analyze(file)
+  let result = Frontend.check(file)
   guard !result.diagnostics.hasErrors else { return 0 }
   let optimization: OptimizationLevel = size % 8 == 0 ? .standard : .none
   for forSemantics in ForSemantics.allCases {
     do {
       let context = Context()
-      _ = try ProgramCompiler.compile(
-        result.program, in: context, for: machine, options: CodeGenOptions(forSemantics: forSemantics),
-        optimization: optimization, selection: .all, withMain: true, debugInfo: size % 2 == 0)
+      let options = CompileOptions(optimization: optimization, forSemantics: forSemantics, debugInfo: size % 2 == 0)
+      _ = try Pipeline.module(
+        for: result.program, in: context, for: machine, options: options, selection: .all, withMain: true)
     } catch {
       fatalError("accepted program failed to compile: \(error)")
     }

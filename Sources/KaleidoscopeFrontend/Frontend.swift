@@ -1,185 +1,75 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// The whole front end in one call: parse, then check.
+/// The front end's one entry point: source in, checked program and diagnostics out. `check`,
+/// `run`, `build`, `ir`, the REPL and the language server all come through here.
+///
+/// The parser hands each item to the checker as soon as it is parsed, so a file is read once,
+/// front to back. A use of something declared further on (a call to a later function, a
+/// unary operator defined later) is put off and resolved when the whole file has been read
+/// (`Checker.finish`), so the result is what declaring everything first would give.
 public enum Frontend {
-  /// Parses and checks a source file. Sema runs even after syntax errors (a broken definition
-  /// still declares its function), so one run reports every independent mistake.
-  public static func analyze(_ file: SourceFile) -> SemaResult {
-    let parsed = Parser.parse(file)
-    var result = Sema.check(parsed.tree)
+  /// How redefinitions are treated.
+  public enum Mode: Sendable {
+    /// A source file: defining a name twice is an error.
+    case file
+    /// A REPL input: a new definition replaces the old one (with the same arity).
+    case interactive
+  }
+
+  /// What the caller needs of the program.
+  public enum Retention: Sendable {
+    /// The whole program: every body, with every name resolved, to run or compile.
+    case program
+    /// Only the diagnostics and declarations: each item's expressions are dropped once it
+    /// is checked, so memory grows with the largest item rather than with the file.
+    case diagnostics
+  }
+
+  /// Parses and checks `file` after `declarations` (what earlier REPL inputs declared).
+  public static func check(
+    _ file: SourceFile, after declarations: Declarations = Declarations(), mode: Mode = .file,
+    keeping retention: Retention = .program
+  ) -> FrontendResult {
+    var checker = Checker(file: file, functions: declarations.functions, mode: mode, records: retention == .program)
+    let parsed = Parser.parse(
+      file, names: declarations.names, operators: declarations.operators, keepingItems: retention == .program
+    ) { tree, items in
+      checker.checkItems(items, of: &tree)
+    }
+    let program = checker.finish(tree: parsed.tree)
     var diagnostics = parsed.diagnostics
-    diagnostics.append(contentsOf: result.diagnostics)
-    result.diagnostics = diagnostics
-    return result
-  }
-
-  /// Every diagnostic of a file, as `analyze` reports them, found item by item: each item is
-  /// checked as soon as it is parsed and its expressions are then dropped, so memory grows
-  /// with the largest item, not with the file. Uses of functions and operators declared
-  /// further on are resolved at the end. This is what `kaleidoscope check` runs.
-  ///
-  /// A large file is cut into parts, one per processor, that are checked at the same time
-  /// (`diagnose(_:splittingAt:)`).
-  ///
-  /// With `freeingMemory` false, what was built to find the diagnostics is kept until the
-  /// process exits instead of being taken apart piece by piece, as clang's `-disable-free`
-  /// does: a command that exits right after saves the time (8 ms on a 12 MB file).
-  public static func diagnose(_ file: SourceFile, freeingMemory: Bool = true) -> DiagnosticBag {
-    let parts = min(processorCount, max(1, file.bytes.count / minimumPartSize))
-    var splits: [Int] = []
-    for part in 1..<parts {
-      let target = max(file.bytes.count * part / parts, (splits.last ?? 0) + 1)
-      guard let split = Parser.itemStart(in: file, atOrAfter: target) else { break }
-      splits.append(split)
-    }
-    return diagnose(file, splittingAt: splits, freeingMemory: freeingMemory)
-  }
-
-  /// A part smaller than this is not worth a thread of its own.
-  static let minimumPartSize = 256 << 10
-
-  static let processorCount = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-
-  /// `diagnose`, with the file cut at `splits`: increasing offsets where lines start with
-  /// `def` or `extern` (`Parser.itemStart`), where an item starts whatever comes before.
-  ///
-  /// Each part is parsed and checked on a thread of its own, as if it were a file of its own
-  /// except for two things it cannot know: the operators defined before it, which change how
-  /// it parses, are guessed (`Parser.guessOperators`), and uses of functions and operators it
-  /// does not declare are put off. The guesses are then checked, and the parts' diagnostics
-  /// gathered (`CheckedPart.gathered`), or, when some use resolves nowhere, the parts are
-  /// joined to report it (`CheckedPart.joined`). When a guess was wrong, a part ended inside
-  /// an item, or two parts declare the same name, the file is checked again in one go, so the
-  /// result is always what checking it in one go reports.
-  static func diagnose(_ file: SourceFile, splittingAt splits: [Int], freeingMemory: Bool = true) -> DiagnosticBag {
-    if !splits.isEmpty, let diagnostics = diagnoseInParts(file, splittingAt: splits, freeingMemory: freeingMemory) {
-      return diagnostics
-    }
-    let whole = check(0..<file.bytes.count, of: file, operators: .standard)
-    if !freeingMemory { keepUntilExit(whole) }
-    return whole.joinedDiagnostics
-  }
-
-  /// `diagnose(_:splittingAt:)` when the parts fit together; nil when the file must be checked
-  /// in one go.
-  static func diagnoseInParts(_ file: SourceFile, splittingAt splits: [Int], freeingMemory: Bool = true)
-    -> DiagnosticBag?
-  {
-    let parts = checkParts(file, splittingAt: splits)
-    if !freeingMemory { keepUntilExit(parts) }
-    return CheckedPart.gathered(parts) ?? CheckedPart.joined(parts)
-  }
-
-  /// Keeps `value` alive, never to be freed.
-  private static func keepUntilExit<Value>(_ value: Value) {
-    _ = Unmanaged.passRetained(Kept(value))
-  }
-
-  /// A value kept alive by an unbalanced retain (`keepUntilExit`).
-  private final class Kept<Value> {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-  }
-
-  /// The parts of the file cut at `splits`, each checked on a thread of its own.
-  static func checkParts(_ file: SourceFile, splittingAt splits: [Int]) -> [CheckedPart] {
-    let bounds = [0] + splits + [file.bytes.count]
-    return LargeStack.concurrently(
-      zip(bounds, bounds.dropFirst()).map { start, end in
-        {
-          let operators = start == 0 ? .standard : Parser.guessOperators(in: file, before: start)
-          return check(start..<end, of: file, operators: operators)
-        }
-      })
-  }
-
-  /// Parses and checks one part of a file, item by item, starting with `operators`.
-  private static func check(_ part: Range<Int>, of file: SourceFile, operators: OperatorTable) -> CheckedPart {
-    var checker = Checker(tree: SyntaxTree(file: file), functions: FunctionTable(), mode: .file, defers: true)
-    let parsed = Parser.parseItemByItem(file, range: part, operators: operators) { tree in
-      checker.checkItems(of: &tree)
-    }
-    return CheckedPart(guessedOperators: operators, parsed: parsed, checker: checker)
+    diagnostics.append(contentsOf: checker.diagnostics)
+    return FrontendResult(
+      program: program, diagnostics: diagnostics,
+      declarations: Declarations(names: parsed.tree.names, operators: parsed.operators, functions: program.functions),
+      isIncomplete: parsed.isIncomplete)
   }
 }
 
-/// A part of a file, parsed and checked item by item under guessed operators, with the uses
-/// it could not resolve put off.
-struct CheckedPart {
-  /// The operators the part was parsed with, as defined before it.
-  var guessedOperators: OperatorTable
-  var parsed: ParseResult
-  var checker: Checker
+/// What a program declares that later input may use: the interned names, the binary
+/// operators with their precedences, and the functions. A REPL session carries it from one
+/// input to the next.
+public struct Declarations: Sendable {
+  public var names: NameTable
+  public var operators: OperatorTable
+  public var functions: FunctionTable
 
-  /// Whether the parts may be checked apart: the operators guessed for each part are those the
-  /// parts before it define, and no part but the last ends inside an item.
-  static func guessesHold(_ parts: [CheckedPart]) -> Bool {
-    zip(parts, parts.dropFirst()).allSatisfy { previous, next in
-      !previous.parsed.isIncomplete && previous.parsed.operators == next.guessedOperators
-    }
+  public init(names: NameTable = NameTable(), operators: OperatorTable = .standard, functions: FunctionTable = FunctionTable()) {
+    self.names = names
+    self.operators = operators
+    self.functions = functions
   }
+}
 
-  /// The diagnostics of the whole file, when they are just each part's: the guesses hold, no
-  /// two parts declare the same name, and every use a part put off resolves in some part. Nil
-  /// when that is not so.
-  static func gathered(_ parts: [CheckedPart]) -> DiagnosticBag? {
-    guard guessesHold(parts) else { return nil }
-    let tables = parts.map { (checker: $0.checker, names: $0.parsed.tree.names) }
-    // Each part is compared with the others on a thread of its own.
-    let fits = LargeStack.concurrently(
-      size: 1 << 20,
-      tables.indices.map { index in
-        {
-          let part = tables[index]
-          let shares = tables[..<index].contains {
-            part.checker.sharesDeclarations(with: $0.checker, names: part.names, otherNames: $0.names)
-          }
-          let others = Array(tables[..<index] + tables[(index + 1)...])
-          return !shares && part.checker.resolvesEveryUse(with: others, names: part.names)
-        }
-      })
-    guard !fits.contains(false) else { return nil }
-    var diagnostics = DiagnosticBag()
-    for part in parts { diagnostics.append(contentsOf: part.parsed.diagnostics) }
-    for part in parts { diagnostics.append(contentsOf: part.checker.diagnostics) }
-    return diagnostics
-  }
-
-  /// The diagnostics of the whole file, found by joining the parts into one, in order; this
-  /// reports the uses that resolve nowhere as checking in one go does. Nil when the guesses do
-  /// not hold or two parts declare the same name.
-  static func joined(_ parts: consuming [CheckedPart]) -> DiagnosticBag? {
-    guard guessesHold(parts), !parts.isEmpty else { return nil }
-    // Taken out of the array, the first part's tables are not shared, so they grow in place.
-    var whole = parts.removeFirst()
-    while !parts.isEmpty {
-      guard whole.join(parts.removeFirst()) else { return nil }
-    }
-    return whole.joinedDiagnostics
-  }
-
-  /// Joins the part that follows this one. False when two parts declare the same name.
-  private mutating func join(_ next: consuming CheckedPart) -> Bool {
-    // On failure the names gain the next part's; the parts are then discarded.
-    let renaming = parsed.tree.names.intern(contentsOf: next.parsed.tree.names)
-    guard checker.adopt(next.checker, renaming: renaming) else { return false }
-    parsed.diagnostics.append(contentsOf: next.parsed.diagnostics)
-    parsed.operators = next.parsed.operators
-    parsed.isIncomplete = next.parsed.isIncomplete
-    return true
-  }
-
-  /// The syntax errors, then the semantic ones, with what was put off resolved now: the
-  /// diagnostics of a part that is the whole file, or all the parts joined.
-  var joinedDiagnostics: DiagnosticBag {
-    var checker = checker
-    checker.resolveDeferred(in: parsed.tree)
-    var diagnostics = parsed.diagnostics
-    diagnostics.append(contentsOf: checker.diagnostics)
-    return diagnostics
-  }
+/// What the front end produced for one file.
+///
+/// The program is complete even when there are errors (unresolved names resolve to nothing),
+/// so tools can still show it; compiling it is only allowed when `diagnostics` has no errors.
+public struct FrontendResult: Sendable {
+  /// The checked program; with `Retention.diagnostics`, its declarations but no bodies.
+  public var program: CheckedProgram
+  /// Syntax errors first, then semantic ones, each group in the order found.
+  public var diagnostics: DiagnosticBag
+  /// Everything declared so far, this file included: the next REPL input's starting point.
+  public var declarations: Declarations
+  /// True when the input stopped in the middle of an item, for the REPL to read on.
+  public var isIncomplete: Bool
 }

@@ -65,55 +65,19 @@ struct BuildCommand: ParsableCommand {
       return
     }
     let source = try InputOptions(file: file!).load()
-    let program = try Driver.check(source, color: color.color)
-    let outputPath = output ?? emit.defaultOutput(forSource: source.name)
-    let level = optimization.resolved(default: .standard)
-    let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)
-    try Driver.backEnd {
-      let machine = try TargetMachine(triple: target, optimization: level)
-      let context = Context()
-      let module = try ProgramCompiler.compile(
-        program, in: context, for: machine, options: options, optimization: level,
-        selection: emit == .exe ? .reachable : .all, withMain: true, debugInfo: debugInfo)
-      if emit != .exe {
-        try ObjectEmitter.write(module, kind: emit, to: outputPath, machine: machine)
-        return
-      }
-      let work = try TemporaryDirectory()
-      let object = "\(work.path)/program.o"
-      try ObjectEmitter.write(module, kind: .obj, to: object, machine: machine)
-      try Linker.link(object: object, output: outputPath, workDirectory: work.path)
+    let options = CompileOptions(
+      optimization: optimization.resolved(default: .standard), forSemantics: semantics.forSemantics,
+      printValues: !quiet, debugInfo: debugInfo)
+    let path = output ?? emit.defaultOutput(forSource: source.name)
+    let compilation = try reportingBackEndErrors {
+      try Pipeline.emit(source, as: emit, target: target, to: path, options: options)
     }
+    try DiagnosticReporter(color: color.color).product(of: compilation)
   }
-
 }
 
 extension String {
   func padding(_ width: Int) -> String {
     self + String(repeating: " ", count: max(1, width - count))
-  }
-}
-
-/// A directory under /tmp removed with its contents when released.
-final class TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    var template = Array("/tmp/kaleidoscope-XXXXXX".utf8CString)
-    guard let created = mkdtemp(&template) else {
-      throw BackendError.system("cannot create a temporary directory: \(String(cString: strerror(errno)))")
-    }
-    path = String(cString: created)
-  }
-
-  deinit {
-    if let directory = opendir(path) {
-      while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { unlink("\(path)/\(name)") }
-      }
-      closedir(directory)
-    }
-    rmdir(path)
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KaleidoscopeBackend
 import KaleidoscopeFrontend
 
 /// `kaleidoscope check`: every diagnostic of a file, and nothing else.
@@ -26,10 +27,9 @@ struct CheckCommand: ParsableCommand {
   /// What `check` does (`PlainInvocation` runs it too).
   static func run(_ input: InputOptions, color: ColorChoice) throws {
     let file = try input.load()
-    // The process exits right after: nothing built to check the file need be freed.
-    let diagnostics = LargeStack.run { Frontend.diagnose(file, freeingMemory: false) }
-    if DiagnosticReporter(color: color).report(diagnostics) {
-      throw ExitCode.failure
-    }
+    let result = Pipeline.check(file, keeping: .diagnostics)
+    let failed = DiagnosticReporter(color: color).report(result.diagnostics)
+    // The process ends here: nothing built needs taking apart, as with clang's -disable-free.
+    Kaleidoscope.exit(withError: failed ? ExitCode.failure : nil)
   }
 }

@@ -1,3 +1,5 @@
+import ArgumentParser
+import KaleidoscopeBackend
 import KaleidoscopeFrontend
 
 /// Prints diagnostics to standard error in clang's format, followed by clang's summary line.
@@ -19,5 +21,30 @@ struct DiagnosticReporter {
     if summary { text += renderer.summary(errorCount: diagnostics.errorCount) }
     Terminal.writeError(text)
     return diagnostics.hasErrors
+  }
+
+  /// Prints the diagnostics of a compilation and returns what it made; when there were
+  /// errors, the command ends with status 1.
+  func product<Product>(of compilation: Compilation<Product>) throws -> Product {
+    report(compilation.diagnostics)
+    guard let product = compilation.product else { throw ExitCode.failure }
+    return product
+  }
+
+  /// `product(of:)` for the front end alone.
+  func program(of result: FrontendResult) throws -> CheckedProgram {
+    if report(result.diagnostics) { throw ExitCode.failure }
+    return result.program
+  }
+}
+
+/// Runs back-end work, turning its errors (LLVM's, the linker's, a file that cannot be
+/// written) into a one-line message and status 1.
+func reportingBackEndErrors<T>(_ work: () throws -> T) throws -> T {
+  do {
+    return try work()
+  } catch let error as BackendError {
+    Terminal.writeError(error.description.hasPrefix("error:") ? "\(error)\n" : "error: \(error)\n")
+    throw ExitCode.failure
   }
 }

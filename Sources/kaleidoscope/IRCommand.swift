@@ -25,16 +25,10 @@ struct IRCommand: ParsableCommand {
   @OptionGroup var color: ColorOptions
 
   func run() throws {
-    let program = try Driver.check(try input.load(), color: color.color)
-    let level = optimization.resolved(default: .none)
-    let options = CodeGenOptions(forSemantics: semantics.forSemantics, printValues: !quiet)
-    let text = try Driver.backEnd {
-      let machine = try TargetMachine(optimization: level)
-      let context = Context()
-      let module = try ProgramCompiler.compile(
-        program, in: context, for: machine, options: options, optimization: level, selection: .all)
-      return module.text
-    }
-    Terminal.writeOut(text)
+    let file = try input.load()
+    let options = CompileOptions(
+      optimization: optimization.resolved(default: .none), forSemantics: semantics.forSemantics, printValues: !quiet)
+    let compilation = try reportingBackEndErrors { try Pipeline.ir(of: file, options: options) }
+    Terminal.writeOut(try DiagnosticReporter(color: color.color).product(of: compilation))
   }
 }

@@ -41,7 +41,7 @@ struct Kaleidoscope: ParsableCommand {
   /// Without a subcommand: the REPL on a terminal, otherwise the program on standard input.
   mutating func run() throws {
     if Terminal.isTerminal(STDIN_FILENO) {
-      try ReplCommand.start(optimization: .standard, options: CodeGenOptions(), color: color.color)
+      try ReplCommand.start(optimization: .standard, options: CompileOptions(), color: color.color)
     } else {
       var command = try RunCommand.parse(["-"])
       command.color = color

@@ -1,7 +1,6 @@
 import ArgumentParser
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
-import KaleidoscopeRuntime
 
 /// `kaleidoscope run`: compile the whole file with LLVM, then run it in this process.
 struct RunCommand: ParsableCommand {
@@ -50,76 +49,30 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
-    try Self.run(
-      input, color: color.color, engine: engine, forSemantics: semantics.forSemantics, printValues: !quiet,
-      optimization: optimization.resolved(default: .standard), debugInfo: debugInfo)
+    let options = CompileOptions(
+      optimization: optimization.resolved(default: .standard), forSemantics: semantics.forSemantics,
+      printValues: !quiet, debugInfo: debugInfo)
+    try Self.run(input, color: color.color, engine: engine, options: options)
   }
 
   /// What `run` does; the defaults are the options' (`PlainInvocation` runs it with them).
-  static func run(
-    _ input: InputOptions, color: ColorChoice, engine: Engine = .jit, forSemantics: ForSemantics = .current,
-    printValues: Bool = true, optimization: OptimizationLevel = .standard, debugInfo: Bool = false
-  ) throws {
+  static func run(_ input: InputOptions, color: ColorChoice, engine: Engine = .jit, options: CompileOptions = CompileOptions()) throws {
     let file = try input.load()
-    if engine == .interpreter {
-      let program = try Driver.check(file, color: color)
-      return try interpret(program, forSemantics: forSemantics, printValues: printValues)
+    let reporter = DiagnosticReporter(color: color)
+    switch engine {
+    case .interpreter:
+      let program = try reporter.program(of: Pipeline.check(file))
+      do {
+        try Pipeline.interpret(program, options: options)
+      } catch {
+        Terminal.writeError("\(error)\n")
+        throw ExitCode.failure
+      }
+    case .jit:
+      let loaded = try reporter.product(of: reportingBackEndErrors { try Pipeline.load(file, options: options) })
+      loaded.run()
     }
-    let options = CodeGenOptions(forSemantics: forSemantics, printValues: printValues)
-    try execute(file, color: color, options: options, optimization: optimization, debugInfo: debugInfo)
-  }
-
-  /// Runs `program` with the reference interpreter, through the same runtime as the JIT.
-  static func interpret(_ program: CheckedProgram, forSemantics: ForSemantics, printValues: Bool) throws {
-    ks_runtime_init()
-    let interpreter = Interpreter(
-      program: program, host: RuntimeHost(), forSemantics: forSemantics, printValues: printValues)
-    do {
-      try interpreter.run()
-      ks_flush()
-    } catch let error as InterpreterError {
-      ks_flush()
-      Terminal.writeError("\(error)\n")
-      throw ExitCode.failure
-    }
-  }
-
-  /// Checks `file`, compiles it into a JIT and runs its entry function on this thread.
-  static func execute(
-    _ file: SourceFile, color: ColorChoice, options: CodeGenOptions, optimization: OptimizationLevel,
-    debugInfo: Bool = false
-  ) throws {
-    let (jit, address) = try Driver.backEnd { () throws -> (JIT, UInt64) in
-      let machine = try JIT.machine(optimization: optimization)
-      let context = Context()
-      // The JIT (LLJIT's session and its two target machines, docs/BENCHMARKS.md) is made on
-      // another processor while this one checks the program and generates and optimises its
-      // IR. (Optionals and errors, not `Result`s: see `Driver.backEnd`.)
-      var module: Module?, compiled: JIT?
-      var moduleFailure: (any Error)?, jitFailure: (any Error)?
-      LargeStack.concurrently(
-        {
-          do {
-            let program = try Driver.checkOnThisThread(file, color: color)
-            module = try ProgramCompiler.compile(
-              program, in: context, for: machine, options: options, optimization: optimization,
-              selection: .reachable, debugInfo: debugInfo)
-          } catch { moduleFailure = error }
-        },
-        {
-          do { compiled = try JIT(machine: machine, debuggable: debugInfo) } catch { jitFailure = error }
-        },
-        size: 1 << 20)
-      if let jitFailure { throw jitFailure }
-      if let moduleFailure { throw moduleFailure }
-      try compiled!.add(module!)
-      return (compiled!, try compiled!.address(of: Symbols.entry))
-    }
-    ks_runtime_init()
-    let entry = unsafeBitCast(UInt(address), to: (@convention(c) () -> Void).self)
-    entry()
-    ks_flush()
-    // The process ends now: tearing the JIT down would only cost time (about 1.3 ms).
-    jit.keepUntilExit()
+    // The process ends here: nothing built needs taking apart, as with clang's -disable-free.
+    Kaleidoscope.exit()
   }
 }

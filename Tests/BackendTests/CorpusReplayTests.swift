@@ -25,19 +25,18 @@ struct CorpusReplayTests {
     var accepted = 0
     for url in Self.inputs() {
       let bytes = try [UInt8](Data(contentsOf: url))
-      let result = LargeStack.run { Frontend.analyze(SourceFile(name: url.lastPathComponent, bytes: bytes)) }
+      let result = LargeStack.run { Frontend.check(SourceFile(name: url.lastPathComponent, bytes: bytes)) }
       guard !result.diagnostics.hasErrors else { continue }
       accepted += 1
       for forSemantics in ForSemantics.allCases {
         for debugInfo in [false, true] {
-          let outcome = LargeStack.run {
-            Result {
-              try ProgramCompiler.compile(
-                result.program, in: Context(), for: machine, options: CodeGenOptions(forSemantics: forSemantics),
-                optimization: .none, selection: .all, withMain: true, debugInfo: debugInfo)
-            }.map { _ in () }
+          let options = CompileOptions(optimization: .none, forSemantics: forSemantics, debugInfo: debugInfo)
+          #expect(throws: Never.self, "\(url.lastPathComponent) \(forSemantics) debug: \(debugInfo)") {
+            try LargeStack.run { () throws in
+              _ = try Pipeline.module(
+                for: result.program, in: Context(), for: machine, options: options, selection: .all, withMain: true)
+            }
           }
-          #expect(throws: Never.self, "\(url.lastPathComponent) \(forSemantics) debug: \(debugInfo)") { try outcome.get() }
         }
       }
     }

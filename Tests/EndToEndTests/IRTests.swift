@@ -1,12 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `IR/*.ks` hold `# CHECK:` lines that LLVM's FileCheck matches against the `ir` output;
 /// the first line `# RUN: ir ARGS` gives the command.
 @Suite("IR shapes (FileCheck)")
 struct IRTests {
-  static let fileCheck = "/usr/lib/llvm-19/bin/FileCheck"
-
   @Test("FileCheck", arguments: TestData.programs(in: "IR"))
   func fileCheck(name: String) throws {
     let path = TestData.path("IR", "\(name).ks")
@@ -16,18 +15,7 @@ struct IRTests {
     let ir = try Tool.run(arguments + [path])
     #expect(ir.status == 0, "\(ir.stderr)")
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.fileCheck)
-    process.arguments = [path]
-    let input = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardError = errors
-    try process.run()
-    input.fileHandleForWriting.write(Data(ir.stdout.utf8))
-    try input.fileHandleForWriting.close()
-    let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "FileCheck failed for \(name):\n\(report)")
+    let failure = try FileCheck.failure(of: ir.stdout, checkFile: path)
+    #expect(failure == nil, "FileCheck failed for \(name):\n\(failure ?? "")")
   }
 }

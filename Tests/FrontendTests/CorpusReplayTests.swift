@@ -6,9 +6,8 @@ import Testing
 /// Replays the front-end fuzzer's corpus (fuzz/corpus/frontend) and the regression inputs
 /// the fuzzers found (Tests/FrontendTests/Regressions): the front end, the diagnostic
 /// renderer and the printers must handle each without crashing, and every diagnostic
-/// must point into the input. Item-by-item checking (what `check` runs) must report
-/// exactly what whole-file analysis reports, and so must checking the input in parts, cut at
-/// places it may be cut (a few per input, spread through it, to keep the suite quick).
+/// must point into the input. Checking without keeping the program (what `check` does) must
+/// report exactly what checking with it reports.
 @Suite("Front-end corpus")
 struct FrontendCorpusReplayTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -33,17 +32,16 @@ struct FrontendCorpusReplayTests {
       let bytes = try [UInt8](Data(contentsOf: url))
       LargeStack.run {
         let file = SourceFile(name: "input.ks", bytes: bytes)
-        let result = Frontend.analyze(file)
+        let result = Frontend.check(file)
         let renderer = DiagnosticRenderer(useColor: false)
         for diagnostic in result.diagnostics.all {
           #expect(renderer.render(diagnostic).hasPrefix("input.ks:"), "\(url.lastPathComponent)")
           #expect(diagnostic.range.end <= bytes.count, "\(url.lastPathComponent)")
         }
-        let itemByItem = Frontend.diagnose(file)
+        let diagnosticsOnly = Frontend.check(file, keeping: .diagnostics).diagnostics
         #expect(
-          itemByItem.sorted.map(renderer.render) == result.diagnostics.sorted.map(renderer.render),
+          diagnosticsOnly.sorted.map(renderer.render) == result.diagnostics.sorted.map(renderer.render),
           "\(url.lastPathComponent)")
-        PartsCheckingTests.expectSameAtEverySplit(file, limit: 3, "\(url.lastPathComponent)")
         _ = ASTDump.render(result.program.tree)
         _ = ASTTreeDrawing.render(result.program.tree)
         _ = TokenListing.render(Lexer.tokenize(file), in: file)

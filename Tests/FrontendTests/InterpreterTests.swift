@@ -19,7 +19,7 @@ final class RecordingHost: InterpreterHost {
     output.append(UInt8(ascii: "\n"))
   }
 
-  func callExternal(_ name: String, arguments: [Double]) throws -> Double {
+  func callExternal(_ name: String, arguments: [Double]) throws(InterpreterError) -> Double {
     switch (name, arguments.count) {
     case ("putchard", 1):
       output.append(UInt8(truncatingIfNeeded: Int(arguments[0])))
@@ -63,14 +63,14 @@ struct InterpreterTests {
   static func interpret(_ text: String, forSemantics: ForSemantics = .current, printValues: Bool = true) throws -> (
     String, InterpreterError?
   ) {
-    let result = Frontend.analyze(SourceFile(name: "test.ks", text: text))
+    let result = LargeStack.run { Frontend.check(SourceFile(name: "test.ks", text: text)) }
     try #require(result.diagnostics.isEmpty, "\(result.diagnostics)")
     let host = RecordingHost()
     let interpreter = Interpreter(program: result.program, host: host, forSemantics: forSemantics, printValues: printValues)
     do {
       try interpreter.run()
       return (host.text, nil)
-    } catch let error as InterpreterError {
+    } catch {
       return (host.text, error)
     }
   }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KaleidoscopeFrontend
@@ -11,8 +12,10 @@ struct LexerTests {
   @Test(
     "token kinds",
     arguments: [
-      ("def extern if then else for in binary unary var", [TokenKind.keywordDef, .keywordExtern, .keywordIf, .keywordThen, .keywordElse, .keywordFor, .keywordIn, .keywordBinary, .keywordUnary, .keywordVar]),
+      (Keyword.allCases.map(\.spelling).joined(separator: " "), Keyword.allCases.map(TokenKind.keyword)),
       ("foo _bar x1 defx", [.identifier, .identifier, .identifier, .identifier]),
+      // Near misses: a keyword's length, first and last letters, but not its spelling.
+      ("dxf iff i forr vbr bnnary ef In", Array(repeating: .identifier, count: 8)),
       ("1 1.5 .5 2. 1e9 2.5E-3 1e+2", [.number, .number, .number, .number, .number, .number, .number]),
       ("( ) , ;", [.leftParen, .rightParen, .comma, .semicolon]),
       ("+ - * / < > ! | & : = ~ % ^ @ $ ? \\ . `", Array(repeating: .operatorChar, count: 20)),
@@ -40,6 +43,17 @@ struct LexerTests {
     #expect(tokens.last?.kind == .endOfFile)
   }
 
+  /// libFuzzer's dictionary (fuzz/kaleidoscope.dict) steers mutations toward real tokens;
+  /// it must name every keyword.
+  @Test func fuzzDictionaryHasEveryKeyword() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let dictionary = try String(contentsOf: root.appendingPathComponent("fuzz/kaleidoscope.dict"), encoding: .utf8)
+    let entries = Set(dictionary.split(separator: "\n").filter { $0.hasPrefix("\"") })
+    for keyword in Keyword.allCases {
+      #expect(entries.contains("\"\(keyword.spelling)\""), "fuzz/kaleidoscope.dict lacks \(keyword.spelling)")
+    }
+  }
+
   @Test func invalidUTF8IsReportedPerByte() {
     let tokens = Lexer.tokenize(SourceFile(name: "t", bytes: [0xFF, 0xC3, UInt8(ascii: "x")]))
     #expect(tokens.map(\.error) == [.invalidUTF8(0xFF), .invalidUTF8(0xC3), nil, nil])
@@ -60,7 +74,7 @@ struct LexerTests {
   @Test func byteOrderMarkIsSkipped() {
     let file = SourceFile(name: "t", bytes: [0xEF, 0xBB, 0xBF] + Array("def f(abc) y".utf8))
     let tokens = Lexer.tokenize(file)
-    #expect(tokens.first?.kind == .keywordDef)
+    #expect(tokens.first?.kind == .keyword(.def))
     #expect(tokens.first?.range.start == 3)
     #expect(file.location(of: 3) == SourceLocation(line: 1, column: 1))
     let diagnostics = analyze(file).diagnostics.sorted

@@ -30,11 +30,11 @@ struct MarkedSource {
 }
 
 /// Parses and checks source text, on a large stack as the tool does.
-func analyze(_ file: SourceFile) -> SemaResult {
-  LargeStack.run { Frontend.analyze(file) }
+func analyze(_ file: SourceFile) -> FrontendResult {
+  LargeStack.run { Frontend.check(file) }
 }
 
 /// The diagnostics as (marker offset, message) pairs in source order, for compact expectations.
-func errors(of result: SemaResult) -> [(Int, DiagnosticMessage)] {
+func errors(of result: FrontendResult) -> [(Int, DiagnosticMessage)] {
   result.diagnostics.sorted.map { ($0.range.start, $0.message) }
 }

@@ -26,26 +26,36 @@ struct SemaTests {
     #expect(errors(of: result).first?.0 == source["1️⃣"])
   }
 
-  /// `check` finds diagnostics item by item (`Frontend.diagnose`), putting off what refers
-  /// further down the file; it must report exactly what whole-file analysis reports.
+  /// `check` keeps only diagnostics, dropping each item once checked; uses of what is
+  /// declared further on are put off either way. Both retentions must report the same.
   @Test(
-    "item-by-item checking reports what whole-file analysis reports",
+    "checking without keeping the program reports what keeping it reports",
     arguments: [
-      "def a() b(1, 2)\ndef b(x) x",  // forward call, wrong arity
-      "extern f(x)\ndef g() f(1, 2)\ndef f(x) x",  // the note points at the later definition
-      "def g() fooo(1)\ndef foo(x) x",  // the suggestion comes from further down
-      "def g(x) !x\ndef unary!(v) 0\n!1",  // an operator defined later
-      "def g(x) x ~ 1\ndef binary~ 5 (a b) a",  // a binary operator used before its definition
-      "def f(x) x\ndef f(y) y\nf(1, 2)\nnope(3)\ndef h(a a) q",  // several at once
-      "def f(x) g(x) + 1\ndef g(x) f(x - 1)",  // mutual recursion: nothing to report
-      "def f(x) (x +\ndef g(y) y\ng(1, 2)\n1 +",  // syntax errors between items
+      ("def a() b(1, 2)\ndef b(x) x", 1),  // forward call, wrong arity
+      ("extern f(x)\ndef g() f(1, 2)\ndef f(x) x", 1),  // the note points at the later definition
+      ("def g() fooo(1)\ndef foo(x) x", 1),  // the suggestion comes from further down
+      ("def g(x) !x\ndef unary!(v) 0\n!1", 0),  // a unary operator defined later
+      ("def g(x) x ~ 1\ndef binary~ 5 (a b) a", 1),  // a binary operator used before its definition
+      ("def f(x) x\ndef f(y) y\nf(1, 2)\nnope(3)\ndef h(a a) q", 5),  // several at once
+      ("def f(x) g(x) + 1\ndef g(x) f(x - 1)", 0),  // mutual recursion: nothing to report
+      ("def f(x) (x +\ndef g(y) y\ng(1, 2)\n1 +", 3),  // syntax errors between items
     ])
-  func itemByItemMatchesWholeFile(text: String) {
+  func retentionsAgree(text: String, errorCount: Int) {
     let file = SourceFile(name: "t.ks", text: text)
     let renderer = DiagnosticRenderer(useColor: false)
-    let whole = analyze(file).diagnostics.sorted.map(renderer.render)
-    let itemByItem = LargeStack.run { Frontend.diagnose(file) }.sorted.map(renderer.render)
-    #expect(itemByItem == whole)
+    let kept = analyze(file).diagnostics
+    let dropped = LargeStack.run { Frontend.check(file, keeping: .diagnostics) }.diagnostics
+    #expect(dropped.sorted.map(renderer.render) == kept.sorted.map(renderer.render))
+    #expect(kept.errorCount == errorCount)
+  }
+
+  /// A call of a function defined further down resolves once the file is read, and the
+  /// caller's callees include it (what `run` compiles follows the callees).
+  @Test func forwardCallsAreResolvedAndRecorded() throws {
+    let program = analyze(SourceFile(name: "t", text: "def f(a) g(a) + !a\ndef g(x) x\ndef unary!(v) v\nf(1)")).program
+    let f = try #require(program.bodies.first { $0.function == program.functions.lookup(program.tree.names.lookup("f")!) })
+    #expect(Set(f.callees.map { program.functions[$0].spelling }) == ["g", "unary!"])
+    #expect(program.reachableBodies.count == 4)
   }
 
   @Test(
@@ -106,13 +116,10 @@ struct SemaTests {
   }
 
   @Test func interactiveModeReplacesDefinitions() {
-    var names = NameTable()
-    let first = Parser.parse(SourceFile(name: "1", text: "def f(x) x"), names: names)
-    names = first.tree.names
-    let checked = Sema.check(first.tree, mode: .interactive)
-    let second = Parser.parse(SourceFile(name: "2", text: "def f(x) x + 1"), names: names)
-    let again = Sema.check(second.tree, functions: checked.program.functions, mode: .interactive)
+    let first = Frontend.check(SourceFile(name: "1", text: "def f(x) x"), mode: .interactive)
+    let again = Frontend.check(SourceFile(name: "2", text: "def f(x) x + 1"), after: first.declarations, mode: .interactive)
     #expect(!again.diagnostics.hasErrors)
     #expect(again.program.functions.symbols.count == 1)
+    #expect(again.program.bodies.count == 1)
   }
 }

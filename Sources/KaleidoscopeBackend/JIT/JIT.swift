@@ -68,17 +68,6 @@ public final class JIT {
     return LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(generic)
   }
 
-  /// JITs kept alive until the process exits (see `keepUntilExit`).
-  nonisolated(unsafe) private static var keptUntilExit: [JIT] = []
-
-  /// Keeps this JIT, and the code it made, until the process exits, and never tears it down:
-  /// for a process that is about to end (`run`), disposing of LLJIT's session, memory and
-  /// target machines is work nobody needs, like clang's `-disable-free`. Call it from one
-  /// thread.
-  public func keepUntilExit() {
-    Self.keptUntilExit.append(self)
-  }
-
   deinit {
     if let error = LLVMOrcDisposeLLJIT(reference) { _ = BackendError.consume(error) }
   }

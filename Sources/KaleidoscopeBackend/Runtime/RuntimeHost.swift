@@ -20,12 +20,12 @@ public final class RuntimeHost: InterpreterHost {
     ks_print_value(value)
   }
 
-  public func callExternal(_ name: String, arguments: [Double]) throws -> Double {
+  public func callExternal(_ name: String, arguments: [Double]) throws(InterpreterError) -> Double {
     let address = try resolve(name)
     return try Self.call(address, arguments, name: name)
   }
 
-  private func resolve(_ name: String) throws -> Address {
+  private func resolve(_ name: String) throws(InterpreterError) -> Address {
     if let address = addresses[name] { return address }
     guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
       ks_unresolved_extern(name)  // reports and exits, as compiled code does
@@ -47,7 +47,7 @@ public final class RuntimeHost: InterpreterHost {
 
   /// Calls a C function of `arguments.count` doubles. The eight double registers of the
   /// x86-64 and AArch64 calling conventions bound what can be called without an FFI library.
-  private static func call(_ address: Address, _ a: [Double], name: String) throws -> Double {
+  private static func call(_ address: Address, _ a: [Double], name: String) throws(InterpreterError) -> Double {
     switch a.count {
     case 0: return unsafeBitCast(address, to: F0.self)()
     case 1: return unsafeBitCast(address, to: F1.self)(a[0])

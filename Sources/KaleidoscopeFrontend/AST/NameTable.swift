@@ -58,25 +58,6 @@ public struct NameTable: Sendable {
     return bytes.withUnsafeBufferPointer { find($0, hash: Self.hash($0))?.name }
   }
 
-  /// The name here spelled as `other`'s `name`, if it has been interned.
-  func lookup(_ name: Name, of other: NameTable) -> Name? {
-    let index = Int(name.index)
-    return other.storage.withUnsafeBufferPointer { storage in
-      let bytes = UnsafeBufferPointer(rebasing: storage[Int(other.starts[index])..<Int(other.starts[index + 1])])
-      return find(bytes, hash: Self.hash(bytes))?.name
-    }
-  }
-
-  /// Every name of `other` interned here: the name spelled as `other`'s name `i` is at `i`.
-  mutating func intern(contentsOf other: NameTable) -> [Name] {
-    other.storage.withUnsafeBufferPointer { storage in
-      (0..<other.count).map { index in
-        let start = Int(other.starts[index])
-        return intern(UnsafeBufferPointer(rebasing: storage[start..<Int(other.starts[index + 1])]))
-      }
-    }
-  }
-
   /// The spelling of a name.
   public subscript(name: Name) -> String {
     let index = Int(name.index)

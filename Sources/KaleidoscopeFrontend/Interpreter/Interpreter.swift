@@ -11,7 +11,7 @@ import KaleidoscopeRuntime
 /// `printd` and value printer) and resolves externs in the process; tests can record.
 public protocol InterpreterHost: AnyObject {
   /// Calls the extern `name` with `arguments`.
-  func callExternal(_ name: String, arguments: [Double]) throws -> Double
+  func callExternal(_ name: String, arguments: [Double]) throws(InterpreterError) -> Double
   /// Prints a top-level expression's value (`run` without `-q`).
   func printValue(_ value: Double)
 }
@@ -73,17 +73,14 @@ public final class Interpreter {
 
   /// Evaluates the top-level expressions in source order, on a thread of its own with
   /// `stackSize` bytes of stack.
-  public func run() throws {
-    let result: Result<Void, any Error> = LargeStack.run(size: Self.stackSize) {
-      Result {
-        stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
-        for body in program.topLevelBodies {
-          let value = try evaluate(body, argumentBase: slots.count)
-          if printValues { host.printValue(value) }
-        }
+  public func run() throws(InterpreterError) {
+    try LargeStack.run(size: Self.stackSize) { () throws(InterpreterError) in
+      stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
+      for body in program.topLevelBodies {
+        let value = try evaluate(body, argumentBase: slots.count)
+        if printValues { host.printValue(value) }
       }
     }
-    try result.get()
   }
 
   /// Where the machine stack is now (see `ks_stack_address`).
@@ -94,7 +91,7 @@ public final class Interpreter {
   // MARK: - Bodies and calls
 
   /// Runs a body whose arguments were pushed on `slots` from `argumentBase`; pops them.
-  private func evaluate(_ body: CheckedBody, argumentBase: Int) throws -> Double {
+  private func evaluate(_ body: CheckedBody, argumentBase: Int) throws(InterpreterError) -> Double {
     let callerBase = base
     base = argumentBase
     slots.append(contentsOf: repeatElement(0, count: body.locals.count - (slots.count - argumentBase)))
@@ -107,7 +104,7 @@ public final class Interpreter {
 
   /// Calls `function` with the arguments pushed on `slots` from `argumentBase` (arguments
   /// go straight into the callee's frame: a call allocates nothing).
-  private func call(_ function: FunctionID, argumentBase: Int) throws -> Double {
+  private func call(_ function: FunctionID, argumentBase: Int) throws(InterpreterError) -> Double {
     guard Self.stackPointer() > stackLimit else { throw InterpreterError.stackOverflow }
     if let body = definitions[Int(function.index)] {
       return try evaluate(body, argumentBase: argumentBase)
@@ -118,14 +115,14 @@ public final class Interpreter {
   }
 
   /// Calls a user-defined unary operator.
-  private func call(_ function: FunctionID, _ operand: Double) throws -> Double {
+  private func call(_ function: FunctionID, _ operand: Double) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
     slots.append(operand)
     return try call(function, argumentBase: argumentBase)
   }
 
   /// Calls a user-defined binary operator.
-  private func call(_ function: FunctionID, _ lhs: Double, _ rhs: Double) throws -> Double {
+  private func call(_ function: FunctionID, _ lhs: Double, _ rhs: Double) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
     slots.append(lhs)
     slots.append(rhs)
@@ -134,7 +131,7 @@ public final class Interpreter {
 
   // MARK: - Expressions
 
-  private func evaluate(_ id: ExprID) throws -> Double {
+  private func evaluate(_ id: ExprID) throws(InterpreterError) -> Double {
     switch tree[id] {
     case .number(let value):
       return value
@@ -167,7 +164,7 @@ public final class Interpreter {
     case .varIn(let index):
       let varIn = tree.varIn(index)
       for (binding, local) in zip(tree.bindings(of: varIn), program.bindingLocals(of: varIn)) {
-        let initial = try binding.initializer.map { try evaluate($0) } ?? 0
+        let initial = try evaluate(binding.initializer, or: 0)
         slots[base + Int(local.index)] = initial
       }
       return try evaluate(varIn.body)
@@ -176,8 +173,14 @@ public final class Interpreter {
     }
   }
 
+  /// The value of an optional part (a loop's step, an initialiser), `absent` when missing.
+  private func evaluate(_ id: ExprID?, or absent: Double) throws(InterpreterError) -> Double {
+    guard let id else { return absent }
+    return try evaluate(id)
+  }
+
   /// `a op b op c ...`, left to right, walking the left spine instead of recursing on it.
-  private func evaluateChain(_ id: ExprID) throws -> Double {
+  private func evaluateChain(_ id: ExprID) throws(InterpreterError) -> Double {
     let start = spine.count
     defer { spine.removeLast(spine.count - start) }
     var current = id
@@ -195,7 +198,7 @@ public final class Interpreter {
     return value
   }
 
-  private func apply(_ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID) throws -> Double {
+  private func apply(_ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID) throws(InterpreterError) -> Double {
     if let callee = program.callee(of: id) { return try call(callee, lhs, rhs) }
     switch op {
     case UInt8(ascii: "+"): return lhs + rhs
@@ -215,19 +218,19 @@ public final class Interpreter {
 
   /// Both loops of SPEC §3; `variable` is the loop variable's slot. The step is evaluated
   /// after the body and the variable read after the step, as the generated code does.
-  private func evaluateLoop(_ loop: ForLoop, variable: Int) throws {
+  private func evaluateLoop(_ loop: ForLoop, variable: Int) throws(InterpreterError) {
     slots[variable] = try evaluate(loop.start)
     switch forSemantics {
     case .current:
       while Self.isTrue(try evaluate(loop.end)) {
         _ = try evaluate(loop.body)
-        let step = try loop.step.map { try evaluate($0) } ?? 1
+        let step = try evaluate(loop.step, or: 1)
         slots[variable] = slots[variable] + step
       }
     case .legacy:
       while true {
         _ = try evaluate(loop.body)
-        let step = try loop.step.map { try evaluate($0) } ?? 1
+        let step = try evaluate(loop.step, or: 1)
         let end = try evaluate(loop.end)
         slots[variable] = slots[variable] + step
         if !Self.isTrue(end) { break }

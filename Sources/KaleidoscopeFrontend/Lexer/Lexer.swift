@@ -8,6 +8,7 @@
 /// lives only while its file's bytes are pinned: inside `tokenize`, `tokenEnd`, or the parser.
 public struct Lexer {
   private let bytes: UnsafeBufferPointer<UInt8>
+  private let keywords = KeywordTable.shared
   private var position = 0
   /// Whether a line break (or the start of the file) came before the next token.
   private var sawLineBreak = true
@@ -97,7 +98,7 @@ public struct Lexer {
     let start = position
     position += 1
     while position < bytes.count && Self.isIdentifierContinuation(bytes[position]) { position += 1 }
-    return Self.keyword(bytes[start..<position]) ?? .identifier
+    return keywords.keyword(bytes[start..<position]).map(TokenKind.keyword) ?? .identifier
   }
 
   /// `digits [. digits] [exponent]`, `. digits [exponent]`; a run of digits and dots with more
@@ -180,31 +181,6 @@ public struct Lexer {
 
   static func isIdentifierContinuation(_ byte: UInt8) -> Bool {
     isIdentifierStart(byte) || isDigit(byte)
-  }
-
-  /// The keyword spelled by `text`, if any: a switch on the length and the first byte, then
-  /// the remaining bytes compared directly.
-  @inline(__always)
-  static func keyword(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> TokenKind? {
-    let i = text.startIndex
-    let candidate: (TokenKind, StaticString)
-    switch (text.count, text[i]) {
-    case (2, UInt8(ascii: "i")):
-      if text[i + 1] == UInt8(ascii: "f") { return .keywordIf }
-      return text[i + 1] == UInt8(ascii: "n") ? .keywordIn : nil
-    case (3, UInt8(ascii: "d")): candidate = (.keywordDef, "def")
-    case (3, UInt8(ascii: "f")): candidate = (.keywordFor, "for")
-    case (3, UInt8(ascii: "v")): candidate = (.keywordVar, "var")
-    case (4, UInt8(ascii: "t")): candidate = (.keywordThen, "then")
-    case (4, UInt8(ascii: "e")): candidate = (.keywordElse, "else")
-    case (5, UInt8(ascii: "u")): candidate = (.keywordUnary, "unary")
-    case (6, UInt8(ascii: "e")): candidate = (.keywordExtern, "extern")
-    case (6, UInt8(ascii: "b")): candidate = (.keywordBinary, "binary")
-    default: return nil
-    }
-    let spelling = candidate.1.utf8Start
-    for offset in 1..<text.count where text[i + offset] != spelling[offset] { return nil }
-    return candidate.0
   }
 
   /// The end of the token that starts at `offset`. Nodes of the syntax tree store only where

@@ -1,5 +1,5 @@
 /// What kind of token the lexer found.
-public enum TokenKind: UInt8, Sendable, CaseIterable {
+public enum TokenKind: Sendable, Hashable {
   case endOfFile
   case identifier
   case number
@@ -10,28 +10,9 @@ public enum TokenKind: UInt8, Sendable, CaseIterable {
   case rightParen
   case comma
   case semicolon
-  case keywordDef
-  case keywordExtern
-  case keywordIf
-  case keywordThen
-  case keywordElse
-  case keywordFor
-  case keywordIn
-  case keywordBinary
-  case keywordUnary
-  case keywordVar
+  case keyword(Keyword)
   /// Text the lexer could not make into a token; `Token.error` says why.
   case invalid
-
-  public var isKeyword: Bool {
-    switch self {
-    case .keywordDef, .keywordExtern, .keywordIf, .keywordThen, .keywordElse, .keywordFor,
-      .keywordIn, .keywordBinary, .keywordUnary, .keywordVar:
-      true
-    default:
-      false
-    }
-  }
 
   /// The category printed by `kaleidoscope tokens`.
   public var category: String {
@@ -41,8 +22,18 @@ public enum TokenKind: UInt8, Sendable, CaseIterable {
     case .number: "number"
     case .operatorChar: "operator"
     case .leftParen, .rightParen, .comma, .semicolon: "punctuation"
+    case .keyword: "keyword"
     case .invalid: "error"
-    default: "keyword"
+    }
+  }
+
+  /// Whether an item can begin with this token; error recovery resumes at such a token when
+  /// it starts a line outside parentheses.
+  var canStartItem: Bool {
+    switch self {
+    case .identifier, .number, .operatorChar, .leftParen, .semicolon: true
+    case .keyword(let keyword): keyword.canStartItem
+    case .endOfFile, .rightParen, .comma, .invalid: false
     }
   }
 }

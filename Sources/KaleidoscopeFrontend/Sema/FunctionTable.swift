@@ -57,12 +57,6 @@ public struct FunctionTable: Sendable {
   /// All function IDs in the order they were first declared.
   public var ids: [FunctionID] { (0..<Int32(symbols.count)).map(FunctionID.init(index:)) }
 
-  /// Makes room for `count` functions in all.
-  mutating func reserveCapacity(_ count: Int) {
-    symbols.reserveCapacity(count)
-    arities.reserveCapacity(count)
-  }
-
   mutating func add(_ symbol: FunctionSymbol) -> FunctionID {
     let id = FunctionID(index: Int32(symbols.count))
     symbols.append(symbol)
@@ -78,29 +72,5 @@ public struct FunctionTable: Sendable {
   mutating func update(_ id: FunctionID, _ change: (inout FunctionSymbol) -> Void) {
     change(&symbols[Int(id.index)])
     arities[Int(id.index)] = Int32(symbols[Int(id.index)].arity)
-  }
-}
-
-/// The host functions programs commonly declare with `extern`: the runtime's output functions
-/// and the C math library. The REPL declares them up front (its prelude), and an
-/// unknown-function error in a file suggests the `extern` to write.
-public enum HostLibrary {
-  /// Name and parameter names of each function, e.g. `("atan2", ["y", "x"])`.
-  public static let functions: [(name: String, parameters: [String])] = [
-    ("putchard", ["c"]), ("printd", ["x"]),
-    ("sin", ["x"]), ("cos", ["x"]), ("tan", ["x"]), ("asin", ["x"]), ("acos", ["x"]),
-    ("atan", ["x"]), ("atan2", ["y", "x"]), ("sinh", ["x"]), ("cosh", ["x"]), ("tanh", ["x"]),
-    ("exp", ["x"]), ("log", ["x"]), ("log10", ["x"]), ("pow", ["x", "y"]), ("sqrt", ["x"]),
-    ("fabs", ["x"]), ("floor", ["x"]), ("ceil", ["x"]), ("fmod", ["x", "y"]),
-  ]
-
-  /// `extern` declarations of every function, as Kaleidoscope source.
-  public static var preludeSource: String {
-    functions.map { "extern \($0.name)(\($0.parameters.joined(separator: " ")))\n" }.joined()
-  }
-
-  /// The signature to suggest for `name`, e.g. `atan2(y x)`.
-  public static func signature(of name: String) -> String? {
-    functions.first { $0.name == name }.map { "\($0.name)(\($0.parameters.joined(separator: " ")))" }
   }
 }

@@ -13,39 +13,16 @@ public enum LargeStack {
   /// 1 GiB of address space.
   public static let defaultSize = 1 << 30
 
-  /// Calls `body` on a new thread with a stack of `size` bytes and waits for it.
-  ///
-  /// (It makes no array of one body for `concurrently`: instantiating the generic types that
-  /// takes costs the Swift runtime a scan of every protocol conformance in the binary, 0.2
-  /// million instructions at the start of every `run`.)
-  public static func run<T>(size: Int = defaultSize, _ body: () -> T) -> T {
-    withoutActuallyEscaping(body) { body in
-      var result: T?
+  /// Calls `body` on a new thread with a stack of `size` bytes and waits for it; what it
+  /// throws is thrown here.
+  public static func run<T, Failure: Error>(size: Int = defaultSize, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    try withoutActuallyEscaping(body) { body throws(Failure) in
+      var result: Result<T, Failure>?
       // The thread writes only `result`, which this thread reads after joining it.
-      let job = Job { result = body() }
+      let job = Job { result = Result(catching: body) }
       if let thread = start(job, size: size) { pthread_join(thread, nil) } else { job.work() }
-      return result!
+      return try result!.get()
     }
-  }
-
-  /// Calls each of `bodies` on a new thread of its own, all at once, and waits for them all.
-  /// The bodies must not share mutable state.
-  public static func concurrently<T>(size: Int = defaultSize, _ bodies: [() -> T]) -> [T] {
-    let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: bodies.count)
-    results.initialize(repeating: nil)
-    defer {
-      _ = results.deinitialize()
-      results.deallocate()
-    }
-    var threads: [pthread_t] = []
-    for index in bodies.indices {
-      let body = bodies[index]
-      // Each job writes only its own element of `results`.
-      let job = Job { results[index] = body() }
-      if let thread = start(job, size: size) { threads.append(thread) } else { job.work() }
-    }
-    for thread in threads { pthread_join(thread, nil) }
-    return results.map { $0! }
   }
 
   /// Calls `first` on this thread while `second` runs on a new thread with a stack of `size`

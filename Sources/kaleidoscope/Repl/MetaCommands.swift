@@ -57,7 +57,7 @@ struct MetaCommands {
     case ":load": try load(argument)
     case ":reset":
       let (optimization, options) = (session.optimization, session.options)
-      session = try Driver.backEnd { try InteractiveSession(optimization: optimization, options: options) }
+      session = try ReplCommand.makeSession(optimization: optimization, options: options)
     case ":opt":
       guard let level = Int(argument).flatMap(OptimizationLevel.init(rawValue:)) else {
         return usage("usage: :opt 0|1|2|3")
@@ -107,7 +107,7 @@ struct MetaCommands {
     guard let symbol = symbol(named: name), symbol.origin == .defined else {
       return Terminal.writeError("error: '\(name)' is not a function defined in this session\n")
     }
-    let output = try Driver.backEnd { try text(symbol.spelling) }
+    let output = try reportingBackEndErrors { try LargeStack.run { () throws -> String? in try text(symbol.spelling) } }
     Terminal.writeOut(output ?? "")
   }
 

@@ -40,23 +40,21 @@ struct ReplCommand: ParsableCommand {
   func run() throws {
     try Self.start(
       optimization: optimization.resolved(default: .standard),
-      options: CodeGenOptions(forSemantics: semantics.forSemantics), color: color.color)
+      options: CompileOptions(forSemantics: semantics.forSemantics), color: color.color)
   }
 
   /// Inputs are compiled and run on a thread with this much stack: runaway recursion in
   /// the program hits the limit (and is reported) quickly.
   static let stackSize = 64 << 20
 
-  static let keywords = ["def", "extern", "if", "then", "else", "for", "in", "var", "unary", "binary"]
-
-  static func start(optimization: OptimizationLevel, options: CodeGenOptions, color: ColorChoice) throws {
-    let session = try Driver.backEnd { try InteractiveSession(optimization: optimization, options: options) }
+  static func start(optimization: OptimizationLevel, options: CompileOptions, color: ColorChoice) throws {
+    let session = try makeSession(optimization: optimization, options: options)
     let editor = LineEditor(interactive: Terminal.isTerminal(STDIN_FILENO))
     let reporter = DiagnosticReporter(color: color)
     var commands = MetaCommands(session: session, reporter: reporter)
     var pending = ""
     reading: while true {
-      LineEditor.completions = keywords + MetaCommands.names + commands.session.symbols.map(\.spelling)
+      LineEditor.completions = Keyword.allCases.map(\.spelling) + MetaCommands.names + commands.session.symbols.map(\.spelling)
       let line: String
       switch editor.read(prompt: pending.isEmpty ? "ready> " : "  ...> ") {
       case .end: break reading
@@ -88,6 +86,15 @@ struct ReplCommand: ParsableCommand {
     finish(editor)
   }
 
+  /// A new session (the prelude compiled), or a one-line error and status 1.
+  static func makeSession(optimization: OptimizationLevel, options: CompileOptions) throws -> InteractiveSession {
+    try reportingBackEndErrors {
+      try LargeStack.run { () throws -> InteractiveSession in
+        try InteractiveSession(optimization: optimization, options: options)
+      }
+    }
+  }
+
   private static func finish(_ editor: LineEditor) {
     if editor.isInteractive { Terminal.writeOut("\n") }
   }
@@ -113,9 +120,11 @@ struct ReplCommand: ParsableCommand {
     sigaddset(&interrupt, SIGINT)
     pthread_sigmask(SIG_BLOCK, &interrupt, nil)
     defer { pthread_sigmask(SIG_UNBLOCK, &interrupt, nil) }
-    let outcome = try Driver.backEnd(stackSize: Self.stackSize) {
-      pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
-      return try session.evaluate(file, isFinal: isFinal)
+    let outcome = try reportingBackEndErrors {
+      try LargeStack.run(size: Self.stackSize) { () throws -> InteractiveSession.Outcome in
+        pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+        return try session.evaluate(file, isFinal: isFinal)
+      }
     }
     switch outcome {
     case .incomplete:

@@ -23,12 +23,11 @@ public final class InteractiveSession {
 
   /// The optimisation pipeline for the inputs to come (the REPL's `:opt`).
   public var optimization: OptimizationLevel
-  public let options: CodeGenOptions
+  public let options: CompileOptions
   private let jit: JIT
   private let context = Context()
-  private var names = NameTable()
-  private var operators = OperatorTable.standard
-  private var functions = FunctionTable()
+  /// What earlier inputs declared.
+  private var declarations = Declarations()
   /// Which names have a slot defined in the JIT.
   private var slots: Set<String> = []
   private var definitionCount = 0
@@ -38,7 +37,7 @@ public final class InteractiveSession {
   private var definitionIR: [String: String] = [:]
   private var expressionCount = 0
 
-  public init(optimization: OptimizationLevel = .standard, options: CodeGenOptions = CodeGenOptions()) throws {
+  public init(optimization: OptimizationLevel = .standard, options: CompileOptions = CompileOptions()) throws {
     self.optimization = optimization
     self.options = options
     jit = try JIT(optimization: optimization)
@@ -50,16 +49,16 @@ public final class InteractiveSession {
   }
 
   /// The functions defined or declared so far.
-  public var symbols: [FunctionSymbol] { functions.symbols }
+  public var symbols: [FunctionSymbol] { declarations.functions.symbols }
 
   /// The spelling of a symbol's prototype: `fib(n)`, `binary| 5 (a b)`.
   public func signature(of symbol: FunctionSymbol) -> String {
-    symbol.prototype.spelling(names: names)
+    symbol.prototype.spelling(names: declarations.names)
   }
 
   /// Parses `text` with the operators defined so far (the REPL's `:ast`).
   public func parse(_ file: SourceFile) -> ParseResult {
-    Parser.parse(file, names: names, operators: operators)
+    Parser.parse(file, names: declarations.names, operators: declarations.operators)
   }
 
   /// The optimised IR of the input that last defined `name`.
@@ -74,16 +73,10 @@ public final class InteractiveSession {
   /// Evaluates one input. Runs on the calling thread; call it on a large stack. Unless
   /// `isFinal`, an input that stops in the middle of an item asks for more.
   public func evaluate(_ file: SourceFile, isFinal: Bool = true) throws -> Outcome {
-    let parsed = Parser.parse(file, names: names, operators: operators)
-    if !isFinal && parsed.isIncomplete && parsed.diagnostics.hasErrors { return .incomplete }
-    let checked = Sema.check(parsed.tree, functions: functions, mode: .interactive)
-    var diagnostics = parsed.diagnostics
-    diagnostics.append(contentsOf: checked.diagnostics)
-    if diagnostics.hasErrors { return .failed(diagnostics) }
-
-    names = parsed.tree.names
-    operators = parsed.operators
-    functions = checked.program.functions
+    let checked = Frontend.check(file, after: declarations, mode: .interactive)
+    if !isFinal && checked.isIncomplete && checked.diagnostics.hasErrors { return .incomplete }
+    if checked.diagnostics.hasErrors { return .failed(checked.diagnostics) }
+    declarations = checked.declarations
     try addDefinitions(of: checked.program)
     var faulted = false
     lastRunTime = .zero

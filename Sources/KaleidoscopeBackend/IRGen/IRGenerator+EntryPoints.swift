@@ -1,0 +1,62 @@
+import CLLVM
+import KaleidoscopeFrontend
+
+/// The functions around a program's own: the entry function that runs the top-level
+/// expressions, C's `main` for executables, and the stubs that stand for unresolved externs.
+extension IRGenerator {
+  /// Emits the entry function: runs each top-level function in order, printing its value
+  /// when the options ask for it.
+  func emitEntry(calling topLevels: [LLVMValueRef], name: String = Symbols.entry) {
+    let void = LLVMVoidTypeInContext(context)!
+    let entryType = LLVMFunctionType(void, nil, 0, 0)!
+    let entry = LLVMAddFunction(module.reference, name, entryType)!
+    LLVMPositionBuilderAtEnd(builder.reference, LLVMAppendBasicBlockInContext(context, entry, "entry"))
+    let print = runtimeFunction(Symbols.printValue, returning: void, parameters: [double])
+    for topLevel in topLevels {
+      let value = LLVMBuildCall2(builder.reference, functionType(arity: 0), topLevel, nil, 0, "value")
+      if options.printValues {
+        var arguments: [LLVMValueRef?] = [value]
+        _ = arguments.withUnsafeMutableBufferPointer {
+          LLVMBuildCall2(builder.reference, print.type, print.value, $0.baseAddress, 1, "")
+        }
+      }
+    }
+    LLVMBuildRetVoid(builder.reference)
+  }
+
+  /// Emits C's `main` for executables: set up the runtime, run the entry function, flush.
+  func emitMain() {
+    let void = LLVMVoidTypeInContext(context)!
+    let int32 = LLVMInt32TypeInContext(context)!
+    let mainType = LLVMFunctionType(int32, nil, 0, 0)!
+    let main = LLVMAddFunction(module.reference, "main", mainType)!
+    LLVMPositionBuilderAtEnd(builder.reference, LLVMAppendBasicBlockInContext(context, main, "entry"))
+    for name in ["ks_runtime_init", Symbols.entry, "ks_flush"] {
+      let function = runtimeFunction(name, returning: void, parameters: [])
+      LLVMBuildCall2(builder.reference, function.type, function.value, nil, 0, "")
+    }
+    LLVMBuildRet(builder.reference, LLVMConstInt(int32, 0, 0))
+  }
+
+  func emitUnresolvedStub(_ stub: LLVMValueRef, name: String) {
+    let saved = LLVMGetInsertBlock(builder.reference)
+    LLVMPositionBuilderAtEnd(builder.reference, LLVMAppendBasicBlockInContext(context, stub, "entry"))
+    let report = runtimeFunction(Symbols.unresolvedExtern, returning: LLVMVoidTypeInContext(context), parameters: [LLVMPointerTypeInContext(context, 0)])
+    var arguments: [LLVMValueRef?] = [LLVMBuildGlobalStringPtr(builder.reference, name, "extern.name")]
+    _ = arguments.withUnsafeMutableBufferPointer {
+      LLVMBuildCall2(builder.reference, report.type, report.value, $0.baseAddress, 1, "")
+    }
+    LLVMBuildUnreachable(builder.reference)
+    if let saved { LLVMPositionBuilderAtEnd(builder.reference, saved) }
+  }
+
+  /// A runtime function, declared on first use.
+  func runtimeFunction(_ name: String, returning result: LLVMTypeRef, parameters: [LLVMTypeRef]) -> (value: LLVMValueRef, type: LLVMTypeRef) {
+    var parameterTypes = parameters.map { Optional($0) }
+    let type = parameterTypes.withUnsafeMutableBufferPointer {
+      LLVMFunctionType(result, $0.baseAddress, UInt32(parameters.count), 0)!
+    }
+    let value = LLVMGetNamedFunction(module.reference, name) ?? LLVMAddFunction(module.reference, name, type)!
+    return (value, type)
+  }
+}

@@ -1,0 +1,147 @@
+import CLLVM
+import KaleidoscopeFrontend
+import KaleidoscopeRuntime
+
+/// Diagnostics and, when the program had no errors, what was made of it.
+public struct Compilation<Product> {
+  public var diagnostics: DiagnosticBag
+  /// Nil when `diagnostics` has errors.
+  public var product: Product?
+}
+
+/// The whole-program pipeline: source → checked program → LLVM module → JIT or file.
+///
+/// `run`, `build`, `ir` and the playground come through here; the REPL goes through
+/// `InteractiveSession`, which compiles input by input with the same front end and IR
+/// generator. Each step runs on a large stack (`LargeStack`), so callers need not arrange
+/// threads.
+public enum Pipeline {
+  /// Which definitions to compile.
+  public enum Selection: Sendable {
+    /// Only what the top-level expressions can call: what running needs.
+    case reachable
+    /// Every definition, for `ir` and object files.
+    case all
+  }
+
+  /// Parses and checks `file`.
+  public static func check(_ file: SourceFile, keeping retention: Frontend.Retention = .program) -> FrontendResult {
+    LargeStack.run { Frontend.check(file, keeping: retention) }
+  }
+
+  /// Checks `file`, compiles what its top-level expressions reach, and loads it into a JIT
+  /// in this process, ready to run.
+  ///
+  /// The JIT (LLJIT's session and target machines) is made on a second thread while this one
+  /// checks the program and generates and optimises its code, so that start-up pays for the
+  /// longer of the two rather than both.
+  public static func load(_ file: SourceFile, options: CompileOptions) throws -> Compilation<LoadedProgram> {
+    try LargeStack.run { () throws -> Compilation<LoadedProgram> in
+      let machine = try JIT.machine(optimization: options.optimization)
+      let context = Context()
+      var checked: FrontendResult?
+      var module: Module?
+      var jit: JIT?
+      var failure: (any Error)?
+      LargeStack.concurrently(
+        {
+          checked = Frontend.check(file)
+          guard let program = checked?.program, checked?.diagnostics.hasErrors == false else { return }
+          do {
+            module = try Self.module(for: program, in: context, for: machine, options: options, selection: .reachable)
+          } catch { failure = error }
+        },
+        {
+          do { jit = try JIT(machine: machine, debuggable: options.debugInfo) } catch { failure = error }
+        },
+        size: 1 << 20)
+      if let failure { throw failure }
+      guard let module, let jit else { return Compilation(diagnostics: checked!.diagnostics, product: nil) }
+      try jit.add(module)
+      let loaded = LoadedProgram(jit: jit, entry: try jit.address(of: Symbols.entry))
+      return Compilation(diagnostics: checked!.diagnostics, product: loaded)
+    }
+  }
+
+  /// The LLVM IR of every definition in `file`, as `ir` prints it.
+  public static func ir(of file: SourceFile, options: CompileOptions) throws -> Compilation<String> {
+    try LargeStack.run { () throws -> Compilation<String> in
+      let checked = Frontend.check(file)
+      guard !checked.diagnostics.hasErrors else { return Compilation(diagnostics: checked.diagnostics, product: nil) }
+      let machine = try TargetMachine(optimization: options.optimization)
+      let module = try module(for: checked.program, in: Context(), for: machine, options: options, selection: .all)
+      return Compilation(diagnostics: checked.diagnostics, product: module.text)
+    }
+  }
+
+  /// Compiles `file` for `target` (nil: this machine) and writes it to `path` as `kind`; an
+  /// executable is linked with the runtime by the system's C compiler.
+  public static func emit(
+    _ file: SourceFile, as kind: EmitKind, target: String?, to path: String, options: CompileOptions
+  ) throws -> Compilation<Void> {
+    try LargeStack.run { () throws -> Compilation<Void> in
+      let checked = Frontend.check(file)
+      guard !checked.diagnostics.hasErrors else { return Compilation(diagnostics: checked.diagnostics, product: nil) }
+      let machine = try TargetMachine(triple: target, optimization: options.optimization)
+      let module = try module(
+        for: checked.program, in: Context(), for: machine, options: options,
+        selection: kind == .exe ? .reachable : .all, withMain: true)
+      if kind == .exe {
+        let work = try TemporaryDirectory()
+        let object = "\(work.path)/program.o"
+        try ObjectEmitter.write(module, kind: .obj, to: object, machine: machine)
+        try Linker.link(object: object, output: path, workDirectory: work.path)
+      } else {
+        try ObjectEmitter.write(module, kind: kind, to: path, machine: machine)
+      }
+      return Compilation(diagnostics: checked.diagnostics, product: ())
+    }
+  }
+
+  /// Runs a checked program with the reference interpreter, printing through the runtime the
+  /// compiled engines use, so that every engine's output is byte for byte the same.
+  public static func interpret(_ program: CheckedProgram, options: CompileOptions) throws(InterpreterError) {
+    ks_runtime_init()
+    let interpreter = Interpreter(
+      program: program, host: RuntimeHost(), forSemantics: options.forSemantics, printValues: options.printValues)
+    defer { ks_flush() }
+    try interpreter.run()
+  }
+
+  /// Emits, verifies and (at `-O1` and above) optimises a checked program's module.
+  /// Externs that `resolves` rejects become stubs that report the missing symbol when called.
+  public static func module(
+    for program: CheckedProgram, in context: Context, for machine: TargetMachine, options: CompileOptions,
+    selection: Selection, withMain: Bool = false, resolves: (String) -> Bool = HostSymbols.resolves
+  ) throws -> Module {
+    let module = Module(name: program.file.name, context: context)
+    module.configure(for: machine)
+    let bodies = selection == .reachable ? program.reachableBodies : program.bodies
+    let unresolved = Set(
+      program.functions.symbols.filter { $0.origin == .external && !resolves($0.spelling) }.map(\.spelling))
+    let debugInfo =
+      options.debugInfo
+      ? DebugInfoBuilder(module: module, source: program.file, isOptimized: options.optimization != .none) : nil
+    let generator = IRGenerator(
+      program: program, module: module, options: options, linking: .wholeProgram(exported: selection == .all),
+      unresolved: unresolved, debugInfo: debugInfo)
+    var topLevels: [LLVMValueRef] = []
+    for body in bodies {
+      switch body.kind {
+      case .function:
+        generator.emitDefinition(body)
+      case .topLevel(let index):
+        topLevels.append(generator.emitTopLevel(body, name: "__anon_\(index)", isInternal: true))
+      }
+    }
+    generator.emitEntry(calling: topLevels)
+    if selection == .reachable { generator.inlineSoleCallees() }
+    if withMain { generator.emitMain() }
+    debugInfo?.finalize()
+    try module.verify()
+    if options.optimization != .none {
+      try module.optimize(level: options.optimization, for: machine)
+    }
+    return module
+  }
+}
