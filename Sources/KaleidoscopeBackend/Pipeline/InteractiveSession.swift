@@ -162,21 +162,9 @@ public final class InteractiveSession {
 
   /// Whether the expression has a `for` loop anywhere in it.
   static func containsLoop(_ root: ExprID, in tree: SyntaxTree) -> Bool {
-    var work = [root]
-    while let id = work.popLast() {
-      switch tree[id] {
-      case .forLoop: return true
-      case .number, .variable, .error: break
-      case .unary(_, let operand): work.append(operand)
-      case .binary(_, let lhs, let rhs): work += [lhs, rhs]
-      case .assign(_, let value): work.append(value)
-      case .call(_, let list): work += tree.arguments(list)
-      case .ifElse(let condition, let then, let otherwise): work += [condition, then, otherwise]
-      case .varIn(let index):
-        let varIn = tree.varIn(index)
-        work += tree.bindings(of: varIn).compactMap(\.initializer) + [varIn.body]
-      }
+    tree.contains(SyntaxNode(.expr(root))) { node in
+      guard case .expr(let id) = node.reference, case .forLoop = tree[id] else { return false }
+      return true
     }
-    return false
   }
 }

@@ -15,7 +15,6 @@ public enum DiagnosticMessage: Sendable, Equatable {
   // MARK: Parser
   case expected(String, found: String)
   case expectedExpression(found: String)
-  case unexpectedToken(String)
   case invalidPrecedence(String)
   case builtinOperatorRedefinition(kind: OperatorKind, op: String)
   case operatorArity(kind: OperatorKind, given: Int)
@@ -72,8 +71,6 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "expected \(what), found \(found)"
     case .expectedExpression(let found):
       return "expected an expression, found \(found)"
-    case .unexpectedToken(let found):
-      return "unexpected \(found)"
     case .invalidPrecedence(let text):
       return "operator precedence must be a whole number from 1 to 100, not '\(text)'"
     case .builtinOperatorRedefinition(let kind, let op):
@@ -136,7 +133,6 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .controlCharacter: "control-character"
     case .expected: "expected-token"
     case .expectedExpression: "expected-expression"
-    case .unexpectedToken: "unexpected-token"
     case .invalidPrecedence: "invalid-precedence"
     case .builtinOperatorRedefinition: "builtin-operator-redefinition"
     case .operatorArity: "operator-arity"

@@ -13,14 +13,14 @@ public enum ASTDump {
   public static func render(_ tree: SyntaxTree) -> String {
     var out = ""
     for index in tree.items.indices {
-      render(ASTNode(.item(index)), in: tree, into: &out)
+      render(SyntaxNode(.item(index)), in: tree, into: &out)
     }
     return out
   }
 
-  private static func render(_ root: ASTNode, in tree: SyntaxTree, into out: inout String) {
+  private static func render(_ root: SyntaxNode, in tree: SyntaxTree, into out: inout String) {
     // (node, prefix for its own line, prefix for its children's lines, depth)
-    var stack: [(ASTNode, String, String, Int)] = [(root, "", "", 0)]
+    var stack: [(SyntaxNode, String, String, Int)] = [(root, "", "", 0)]
     while let (node, linePrefix, childPrefix, depth) = stack.popLast() {
       out += linePrefix + (node.role.map { "\($0): " } ?? "") + label(of: node, in: tree) + "\n"
       let children = tree.children(of: node)
@@ -36,7 +36,7 @@ public enum ASTDump {
     }
   }
 
-  static func label(of node: ASTNode, in tree: SyntaxTree) -> String {
+  static func label(of node: SyntaxNode, in tree: SyntaxTree) -> String {
     switch node.reference {
     case .item(let index):
       switch tree.items[index] {

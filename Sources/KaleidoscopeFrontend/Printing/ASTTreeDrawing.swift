@@ -18,7 +18,7 @@ public enum ASTTreeDrawing {
   public static func render(_ tree: SyntaxTree) -> String {
     var drawings: [String] = []
     for index in tree.items.indices {
-      let root = ASTNode(.item(index))
+      let root = SyntaxNode(.item(index))
       let size = nodeCount(root, in: tree)
       if size > maxNodes {
         drawings.append("\(ASTDump.label(of: root, in: tree)): \(size) nodes, too large to draw (use `ast` without --tree)\n")
@@ -36,7 +36,7 @@ public enum ASTTreeDrawing {
     var center: Int
   }
 
-  private static func nodeCount(_ root: ASTNode, in tree: SyntaxTree) -> Int {
+  private static func nodeCount(_ root: SyntaxNode, in tree: SyntaxTree) -> Int {
     var count = 0
     var stack = [root]
     while let node = stack.popLast(), count <= maxNodes {
@@ -46,7 +46,7 @@ public enum ASTTreeDrawing {
     return count + stack.count
   }
 
-  private static func label(of node: ASTNode, in tree: SyntaxTree) -> String {
+  private static func label(of node: SyntaxNode, in tree: SyntaxTree) -> String {
     switch node.reference {
     case .item(let index):
       switch tree.items[index] {
@@ -64,16 +64,16 @@ public enum ASTTreeDrawing {
       case .forLoop: return "for"
       case .varIn: return "var"
       case .error: return "<error>"
-      default: return tree.spelling(of: id)
+      case .number, .variable, .unary, .binary, .assign: return tree.spelling(of: id)
       }
     }
   }
 
   /// Draws a node over its children. Depth is bounded by `maxNodes`.
-  static func box(_ node: ASTNode, in tree: SyntaxTree) -> Box {
+  static func box(_ node: SyntaxNode, in tree: SyntaxTree) -> Box {
     // A top-level expression is drawn as the expression itself.
     if case .item(let index) = node.reference, case .expression(let id) = tree.items[index] {
-      return box(ASTNode(.expr(id)), in: tree)
+      return box(SyntaxNode(.expr(id)), in: tree)
     }
     let text = Array(label(of: node, in: tree).utf8)
     let children = tree.children(of: node).map { box($0, in: tree) }
