@@ -5,8 +5,7 @@ import ArgumentParser
 ///
 /// swift-argument-parser finds a command's options by reflection, and the Swift runtime's
 /// first answers to "does this type conform to that protocol" scan every conformance record
-/// of the binary: 3 ms of the 23 ms `run` of a one-line file takes from start to exit
-/// (docs/BENCHMARKS.md). Only exactly these shapes are taken here (a path that does not start
+/// of the binary, a noticeable share of a short run (docs/DESIGN.md). Only exactly these shapes are taken here (a path that does not start
 /// with `-`, so never `-` for standard input nor `--help`), and they run the commands' own
 /// code with every option at its default; the end-to-end tests require the same output as
 /// when the defaults are spelled out, which goes through the parser.

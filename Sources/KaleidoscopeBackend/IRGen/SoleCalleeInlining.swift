@@ -14,7 +14,7 @@ extension IRGenerator {
   /// The inliner would inline such a function anyway, but only after simplifying it on its
   /// own, work that simplifying its caller then repeats on the inlined copy; marking it skips
   /// the first round. Top-level expressions are marked when they are emitted, for the same
-  /// reason. (docs/BENCHMARKS.md has what it saves.)
+  /// reason.
   func inlineSoleCallees() {
     for (index, function) in functions.enumerated() {
       // Called only for the reachable program: a defined function declared here is the callee

@@ -6,7 +6,7 @@ import CLLVM
 /// used, and added as objects: the JIT's own compiler never runs, so its target machines are
 /// described with a generic CPU (`genericHostDescription`); each target machine of the host's
 /// CPU costs a parse of its feature string and, once used, a subtarget with its lowering
-/// tables (docs/BENCHMARKS.md, "Start-up, third pass").
+/// tables.
 ///
 /// Externs resolve through a generator that searches the process (the runtime's exported
 /// `putchard`/`printd`, the C library and libm, which the tool links).
@@ -55,7 +55,7 @@ public final class JIT {
   /// string. LLJIT makes two target machines from it, one to learn the data layout (which the
   /// triple alone decides) and one for an IR compiler we never call, since modules arrive as
   /// objects compiled by `machine`. Described by the host's CPU, each would parse the host's
-  /// 108-entry feature string again (docs/BENCHMARKS.md, "Start-up, fourth pass").
+  /// long feature string again.
   private static func genericHostDescription() throws -> LLVMOrcJITTargetMachineBuilderRef {
     let triple = LLVMTargets.hostTriple
     guard

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regenerates build-support/section-order.txt, the link order of the release tool's start-up
-code (docs/DESIGN.md, "Linking"; docs/BENCHMARKS.md, "Start-up, third pass" and "sixth pass").
+code (build-support/README.md).
 
 The tool is a 136 MB static link of LLVM in which every function and data object has its own
 section. Left in archive order, the few megabytes a `run` touches are spread over the whole
@@ -11,15 +11,14 @@ ordering file lists, for gold's --section-ordering-file:
   - every function the profiled commands execute, as `.text.<symbol>`, found with callgrind,
     those that every workload runs first.
 
-(Data objects are not listed: gathering the ones a `run` touches, traced with valgrind's
-lackey, left the page faults of `run` unchanged, 660 for a one-line file and 1,132 for the
-loop benchmark's compile path, because the kernel already maps file-backed data 64 KB at a
-time and LLVM's command-line options, most of the written data, are all touched anyway.)
+(Data objects are not listed: gathering the ones a `run` touches left its page faults
+unchanged, because the kernel already maps file-backed data 64 KB at a time and LLVM's
+command-line options, most of the written data, are all touched anyway.)
 
 Gold gathers the listed sections, in this order, after the unlisted ones of the same output
 section; names it does not find are ignored, so a stale file costs speed, never correctness.
 
-Usage: scripts/generate-section-order.py   (from anywhere; needs valgrind; takes about
+Usage: build-support/generate-section-order.py   (from anywhere; needs valgrind; takes about
 two minutes)
 """
 import os
@@ -40,9 +39,8 @@ def workloads():
 
     The benchmarks' programs are here because they are the commonest shapes of real programs
     that the tests lack: a long loop accumulating into a variable goes through loop unrolling,
-    strength reduction and instruction selection paths (about 670 functions) that no test
-    program reaches. A program of that shape left out of the profile gains as much
-    (docs/BENCHMARKS.md, "sixth pass")."""
+    strength reduction and instruction selection paths that no test program reaches. A
+    program of that shape left out of the profile gains as much."""
     programs = sorted(name for name in os.listdir(PROGRAMS) if name.endswith(".ks")
                       and not os.path.exists(os.path.join(PROGRAMS, name[:-3] + ".err")))
     result = []

@@ -1,11 +1,10 @@
 /* A stable sort that takes advantage of runs already in order, with qsort's interface.
  *
  * The release tool links it in place of the C library's qsort (`--wrap=qsort`): the first
- * time LLVM's x86 code generator hoists a constant load out of a loop, it sorts its 8,019
- * memory-unfolding entries with array_pod_sort, that is qsort, and glibc's merge sort then
- * takes about 100,000 comparisons and a memcpy call per element moved. The entries arrive
- * as 12 runs already in order, so a sort that finds runs merges them in about 32,000
- * (docs/DESIGN.md, "Linking"). */
+ * time LLVM's x86 code generator hoists a constant load out of a loop, it sorts its
+ * memory-unfolding table with array_pod_sort, that is qsort. The entries arrive as a few
+ * long runs already in order, which glibc's merge sort ignores and this sort merges
+ * (build-support/README.md). */
 #ifndef CSORT_H
 #define CSORT_H
 
