@@ -1,15 +1,14 @@
 #!/usr/bin/env python3
-"""Back-end benchmarks (issue 3), each reported as a ratio against a baseline measured in the
-same run:
+"""Back-end benchmarks, each reported as a ratio against a baseline measured in the same run:
 
   runtime   fib(40) and a 2*10^8-iteration loop, `kaleidoscope run` against clang -O2 twins
   compile   a generated ~2 MB program of 2,000 functions, `kaleidoscope run` against the
             LLVM C++ reference (chapter 7), built by ../shared/peers/build-reference.sh
   start-up  `run` of a one-line file against the reference
-  native    (issue 4) executables from `kaleidoscope build -O2`: fib(40), the loop and a
+  native    executables from `kaleidoscope build -O2`: fib(40), the loop and a
             one-line program's start-up, against the clang -O2 C twins
 
-  interpreter  (issue 5) fib(30) by the reference interpreter against the JIT (both
+  interpreter  fib(30) by the reference interpreter against the JIT (both
             `kaleidoscope run`, whole process)
 
 Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|native|interpreter]
