@@ -28,7 +28,9 @@ public enum Frontend {
     _ file: SourceFile, after declarations: Declarations = Declarations(), mode: Mode = .file,
     keeping retention: Retention = .program
   ) -> FrontendResult {
-    var checker = Checker(file: file, functions: declarations.functions, mode: mode, records: retention == .program)
+    var checker = Checker(
+      file: file, functions: declarations.functions, globals: declarations.globals, mode: mode,
+      records: retention == .program)
     let parsed = Parser.parse(
       file, names: declarations.names, operators: declarations.operators, keepingItems: retention == .program
     ) { tree, items in
@@ -39,23 +41,29 @@ public enum Frontend {
     diagnostics.append(contentsOf: checker.diagnostics)
     return FrontendResult(
       program: program, diagnostics: diagnostics,
-      declarations: Declarations(names: parsed.tree.names, operators: parsed.operators, functions: program.functions),
+      declarations: Declarations(
+        names: parsed.tree.names, operators: parsed.operators, functions: program.functions, globals: program.globals),
       isIncomplete: parsed.isIncomplete)
   }
 }
 
 /// What a program declares that later input may use: the interned names, the binary
-/// operators with their precedences, and the functions. A REPL session carries it from one
-/// input to the next.
+/// operators with their precedences, the functions and the globals. A REPL session carries
+/// it from one input to the next.
 public struct Declarations: Sendable {
   public var names: NameTable
   public var operators: OperatorTable
   public var functions: FunctionTable
+  public var globals: GlobalTable
 
-  public init(names: NameTable = NameTable(), operators: OperatorTable = .standard, functions: FunctionTable = FunctionTable()) {
+  public init(
+    names: NameTable = NameTable(), operators: OperatorTable = .standard, functions: FunctionTable = FunctionTable(),
+    globals: GlobalTable = GlobalTable()
+  ) {
     self.names = names
     self.operators = operators
     self.functions = functions
+    self.globals = globals
   }
 }
 

@@ -12,6 +12,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "KaleidoscopeRuntime.h"
+
 /* Output goes through one buffer so that putchard, printd and printed values interleave in
  * program order, and so the fault handler can flush it with write(2), which is safe there. */
 static char ks_output[1 << 16];
@@ -142,6 +144,109 @@ void ks_unresolved_extern(const char *name) {
   ks_write_all(2, name, strlen(name));
   ks_write_all(2, "'\n", 2);
   ks_stop_after_error();
+}
+
+/* Arrays (SPEC §5). An array is `count` doubles, zero-filled; compiled code and the
+ * interpreter allocate them here so that running out of memory is the same error in both. */
+double *ks_array_new(uint64_t count) {
+  /* calloc(0) may return NULL; an empty array still needs a pointer that is not one. */
+  return calloc(count > 0 ? count : 1, sizeof(double));
+}
+
+void ks_array_free(double *elements) { free(elements); }
+
+/* Runtime errors located in the program, formatted here for every engine. */
+int ks_describe_array_error(char *buffer, size_t size, int kind, const char *site, const char *name, double value,
+                            uint64_t length) {
+  char number[40];
+  ks_format_value(value, number, sizeof number);
+  switch (kind) {
+  case KS_INDEX_NOT_WHOLE:
+    return snprintf(buffer, size, "%s: runtime error: index %s of '%s' is not a whole number\n", site, number, name);
+  case KS_INDEX_OUT_OF_BOUNDS:
+    return snprintf(buffer, size, "%s: runtime error: index %s is out of bounds for '%s' (length %llu)\n", site, number,
+                    name, (unsigned long long)length);
+  case KS_BAD_SIZE:
+    return snprintf(buffer, size, "%s: runtime error: size %s of '%s' is not a whole number from 0 to 4294967295\n",
+                    site, number, name);
+  default:
+    return snprintf(buffer, size, "%s: runtime error: out of memory for '%s' (%s elements)\n", site, name, number);
+  }
+}
+
+/* The site and the array's name travel as one constant, "FILE:LINE:COL\0NAME". */
+void ks_array_error(int kind, const char *site_and_name, double value, uint64_t length) {
+  const char *name = site_and_name + strlen(site_and_name) + 1;
+  char message[4096 + 200];
+  int written = ks_describe_array_error(message, sizeof message, kind, site_and_name, name, value, length);
+  if (written >= (int)sizeof message) message[sizeof message - 2] = '\n';
+  ks_error(message);
+  ks_stop_after_error();
+}
+
+double *ks_array_make(double size, const char *site_and_name) {
+  if (!(size >= 0 && size <= 4294967295.0 && trunc(size) == size)) ks_array_error(KS_BAD_SIZE, site_and_name, size, 0);
+  double *elements = ks_array_new((uint64_t)size);
+  if (!elements) ks_array_error(KS_OUT_OF_MEMORY, site_and_name, size, 0);
+  return elements;
+}
+
+void ks_index_error(const char *site_and_name, double index, uint64_t length) {
+  /* Not a whole number (NaN included) is said first; a whole number is out of bounds. */
+  ks_array_error(trunc(index) == index ? KS_INDEX_OUT_OF_BOUNDS : KS_INDEX_NOT_WHOLE, site_and_name, index, length);
+}
+
+/* Input (SPEC §5). Output is written out first, so a prompt shows before the program waits. */
+double getchard(void) {
+  ks_flush();
+  int byte = getchar();
+  return byte == EOF ? -1 : byte;
+}
+
+/* Whether `word` is a number in the language's syntax, with an optional leading '-':
+ * digits [. digits] [exponent] or . digits [exponent]. */
+static int ks_is_number(const char *word) {
+  const char *p = word + (*word == '-');
+  int digits = 0;
+  while (*p >= '0' && *p <= '9') p++, digits++;
+  if (*p == '.') {
+    p++;
+    while (*p >= '0' && *p <= '9') p++, digits++;
+  }
+  if (digits == 0) return 0;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    if (!(*p >= '0' && *p <= '9')) return 0;
+    while (*p >= '0' && *p <= '9') p++;
+  }
+  return *p == 0;
+}
+
+double readd(void) {
+  ks_flush();
+  int byte;
+  do byte = getchar(); while (byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r');
+  if (byte == EOF) {
+    ks_error("runtime error: readd() found the end of the input, not a number\n");
+    ks_stop_after_error();
+  }
+  char word[64];
+  size_t length = 0;
+  int complete = 1;
+  for (; byte != EOF && byte != ' ' && byte != '\t' && byte != '\n' && byte != '\r'; byte = getchar()) {
+    if (length < sizeof word - 1) word[length++] = (char)byte; else complete = 0;
+  }
+  word[length] = 0;
+  /* The character that ended the number is left for the next read, as scanf leaves it. */
+  if (byte != EOF) ungetc(byte, stdin);
+  if (!complete || !ks_is_number(word)) {
+    ks_error("runtime error: readd() found '");
+    ks_write_all(2, word, length);
+    ks_write_all(2, complete ? "', which is not a number\n" : "...', which is not a number\n", complete ? 25 : 28);
+    ks_stop_after_error();
+  }
+  return strtod(word, NULL);
 }
 
 /* One alternate stack serves every thread that runs Kaleidoscope code: programs run one at

@@ -1,5 +1,5 @@
-/* Carries the text of runtime.c into the tool, so `kaleidoscope build` can compile the
- * runtime into every executable without installing any file next to the binary. */
+/* Carries the text of runtime.c and its header into the tool, so `kaleidoscope build` can
+ * compile the runtime into every executable without installing any file next to the binary. */
 #include "KaleidoscopeRuntime.h"
 
 static const char text[] = {
@@ -7,4 +7,11 @@ static const char text[] = {
   , 0
 };
 
+static const char header[] = {
+#embed "include/KaleidoscopeRuntime.h"
+  , 0
+};
+
 const char *ks_runtime_source(void) { return text; }
+
+const char *ks_runtime_header(void) { return header; }

@@ -3,7 +3,8 @@ import Testing
 
 /// Each `Programs/NAME.ks` runs with the built binary; its standard output must equal
 /// `NAME.out`, its standard error `NAME.err` (empty if absent). A `# RUN: run ARGS` first
-/// line gives the arguments and `# EXIT: N` the expected status (default 0).
+/// line gives the arguments and `# EXIT: N` the expected status (default 0); `NAME.in`, if
+/// present, is its standard input.
 @Suite("Programs")
 struct RunTests {
   struct Program: CustomTestStringConvertible {
@@ -29,13 +30,16 @@ struct RunTests {
     func expected(_ suffix: String) -> String {
       (try? String(contentsOfFile: TestData.path("Programs", "\(name).\(suffix)"), encoding: .utf8)) ?? ""
     }
+
+    /// What the program reads on standard input.
+    var input: String { expected("in") }
   }
 
   static let programs = TestData.programs(in: "Programs").map(Program.init)
 
   @Test("run", arguments: programs)
   func run(program: Program) throws {
-    let output = try Tool.run(program.arguments + ["\(program.name).ks"], in: TestData.path("Programs", ""))
+    let output = try Tool.run(program.arguments + ["\(program.name).ks"], stdin: program.input, in: TestData.path("Programs", ""))
     #expect(output.stdout == program.expected("out"))
     #expect(output.stderr == program.expected("err"))
     #expect(output.status == program.expectedStatus)
@@ -46,7 +50,7 @@ struct RunTests {
   @Test("run with its defaults spelled out prints the same", arguments: programs.filter { $0.arguments == ["run"] })
   func defaultsSpelledOut(program: Program) throws {
     let arguments = ["run", "-O2", "--engine", "jit", "--for-semantics", "current", "--color", "auto"]
-    let output = try Tool.run(arguments + ["\(program.name).ks"], in: TestData.path("Programs", ""))
+    let output = try Tool.run(arguments + ["\(program.name).ks"], stdin: program.input, in: TestData.path("Programs", ""))
     #expect(output.stdout == program.expected("out"))
     #expect(output.stderr == program.expected("err"))
     #expect(output.status == program.expectedStatus)
@@ -54,7 +58,8 @@ struct RunTests {
 
   @Test("run at -O0 prints the same", arguments: programs)
   func unoptimized(program: Program) throws {
-    let output = try Tool.run(program.arguments + ["-O0", "\(program.name).ks"], in: TestData.path("Programs", ""))
+    let output = try Tool.run(
+      program.arguments + ["-O0", "\(program.name).ks"], stdin: program.input, in: TestData.path("Programs", ""))
     #expect(output.stdout == program.expected("out"))
     #expect(output.status == program.expectedStatus)
   }
@@ -62,7 +67,8 @@ struct RunTests {
   @Test("the interpreter prints the same", arguments: programs)
   func interpreted(program: Program) throws {
     let output = try Tool.run(
-      program.arguments + ["--engine", "interpreter", "\(program.name).ks"], in: TestData.path("Programs", ""))
+      program.arguments + ["--engine", "interpreter", "\(program.name).ks"], stdin: program.input,
+      in: TestData.path("Programs", ""))
     #expect(output.stdout == program.expected("out"))
     #expect(output.stderr == program.expected("err"))
     #expect(output.status == program.expectedStatus)
@@ -78,7 +84,7 @@ struct RunTests {
     arguments[0] = "build"
     let build = try Tool.run(arguments + ["-o", executable, "\(program.name).ks"], in: directory)
     try #require(build.status == 0, "build failed: \(build.stderr)")
-    let output = try Tool.runExecutable(executable, in: directory)
+    let output = try Tool.runExecutable(executable, stdin: program.input, in: directory)
     #expect(output.stdout == program.expected("out"))
     #expect(output.stderr == program.expected("err"))
     #expect(output.status == program.expectedStatus)

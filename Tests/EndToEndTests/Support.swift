@@ -22,8 +22,8 @@ enum Tool {
   }
 
   /// Runs any executable (a program `build` made).
-  static func runExecutable(_ path: String, arguments: [String] = [], in directory: String? = nil) throws -> Output {
-    try run(arguments, executable: URL(fileURLWithPath: path), in: directory)
+  static func runExecutable(_ path: String, arguments: [String] = [], stdin: String = "", in directory: String? = nil) throws -> Output {
+    try run(arguments, stdin: stdin, executable: URL(fileURLWithPath: path), in: directory)
   }
 
   /// Runs the tool with `arguments`, feeding `stdin`; colour is off as in CI logs.

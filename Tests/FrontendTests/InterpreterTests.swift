@@ -60,10 +60,12 @@ struct InterpreterTests {
   }()
 
   /// Runs `text` and returns what it printed and the fault, if any.
-  static func interpret(_ text: String, forSemantics: ForSemantics = .current, printValues: Bool = true) throws -> (
+  static func interpret(
+    _ text: String, name: String = "test.ks", forSemantics: ForSemantics = .current, printValues: Bool = true
+  ) throws -> (
     String, InterpreterError?
   ) {
-    let result = LargeStack.run { Frontend.check(SourceFile(name: "test.ks", text: text)) }
+    let result = LargeStack.run { Frontend.check(SourceFile(name: name, text: text)) }
     try #require(result.diagnostics.isEmpty, "\(result.diagnostics)")
     let host = RecordingHost()
     let interpreter = Interpreter(program: result.program, host: host, forSemantics: forSemantics, printValues: printValues)
@@ -79,10 +81,13 @@ struct InterpreterTests {
   func program(name: String) throws {
     let url = Self.programsDirectory.appendingPathComponent("\(name).ks")
     let source = try String(contentsOf: url, encoding: .utf8)
-    guard !source.contains("# IN-PROCESS: no") else { return }  // run end to end only
+    // Run end to end only: what must not run in the test process, and what reads input.
+    guard !source.contains("# IN-PROCESS: no"),
+      !FileManager.default.fileExists(atPath: url.deletingPathExtension().appendingPathExtension("in").path)
+    else { return }
     let runLine = source.split(separator: "\n").first { $0.hasPrefix("# RUN: ") } ?? ""
     let (output, fault) = try Self.interpret(
-      source, forSemantics: runLine.contains("--for-semantics=legacy") ? .legacy : .current,
+      source, name: "\(name).ks", forSemantics: runLine.contains("--for-semantics=legacy") ? .legacy : .current,
       printValues: !runLine.split(separator: " ").contains("-q"))
     let expected = { (suffix: String) in
       (try? String(contentsOf: url.deletingPathExtension().appendingPathExtension(suffix), encoding: .utf8)) ?? ""

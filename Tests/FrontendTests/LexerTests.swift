@@ -17,8 +17,10 @@ struct LexerTests {
       // Near misses: a keyword's length, first and last letters, but not its spelling.
       ("dxf iff i forr vbr bnnary ef In", Array(repeating: .identifier, count: 8)),
       ("1 1.5 .5 2. 1e9 2.5E-3 1e+2", [.number, .number, .number, .number, .number, .number, .number]),
-      ("( ) , ;", [.leftParen, .rightParen, .comma, .semicolon]),
+      ("( ) [ ] , ;", [.leftParen, .rightParen, .leftBracket, .rightBracket, .comma, .semicolon]),
+      ("\"\" \"a b\" \"\\n\\t\\\\\\\"\\0\\x7f\" \"é\"", [.string, .string, .string, .string]),
       ("+ - * / < > ! | & : = ~ % ^ @ $ ? \\ . `", Array(repeating: .operatorChar, count: 20)),
+      ("len(a)", [.keyword(.len), .leftParen, .identifier, .rightParen]),
       ("x # a comment ( ,\ny", [.identifier, .identifier]),
       ("a.b", [.identifier, .operatorChar, .identifier]),
     ] as [(String, [TokenKind])])
@@ -35,6 +37,10 @@ struct LexerTests {
       ("é", .nonASCIICharacter(0xE9)),
       ("\u{0}", .nulCharacter),
       ("\u{7}", .controlCharacter(7)),
+      ("\"no end", .unterminatedString),
+      ("\"line\nbreak\"", .unterminatedString),
+      ("\"\\q\"", .invalidEscape(UInt8(ascii: "q"))),
+      ("\"\\x4\"", .invalidEscape(UInt8(ascii: "x"))),
     ])
   func lexicalErrors(text: String, error: LexError) {
     let tokens = Lexer.tokenize(SourceFile(name: "t", text: text))

@@ -13,7 +13,11 @@ struct ParserTests {
   private func sexpr(_ text: String) -> String {
     let result = parse(text)
     #expect(!result.diagnostics.hasErrors, "\(result.diagnostics.all)")
-    guard case .expression(let id)? = result.tree.items.last else { return "<no expression>" }
+    let id: ExprID
+    switch result.tree.items.last {
+    case .expression(let root)?, .globals(let root)?: id = root
+    default: return "<no expression>"
+    }
     return SExpression.render(id, in: result.tree)
   }
 
@@ -35,6 +39,15 @@ struct ParserTests {
       ("def binary& 50 (a b) a\n1 + 2 & 3", "(+ 1 (& 2 3))"),
       ("def binary: 1 (a, b) b\nx : y : z", "(: (: x y) z)"),
       ("def unary!(v) v\n!!x", "(! (! x))"),
+      // Data (SPEC §5).
+      ("a[i + 1]", "(a[] (+ i 1))"),
+      ("a[i] = b[j] = 2", "(a[]= i (b[]= j 2))"),
+      ("x = a[0] + len(a)", "(= x (+ (a[] 0) (len a)))"),
+      ("f(\"hi\\n\", [1, 2,], [])", "(f \"hi\n\" [1 2] [])"),
+      ("\"\\x41\\t\\\\\\\"\\0\"", "\"A\t\\\"\0\""),
+      ("var x = 1, a[n], s[] = \"ab\"", "(global (x 1) (a[n]) (s[] \"ab\"))"),
+      ("var v[] = [1, x] in v[1]", "(var (v[] [1 x]) (v[] 1))"),
+      ("var count", "(global (count))"),
     ])
   func precedence(text: String, expected: String) {
     #expect(sexpr(text) == expected)
@@ -63,6 +76,17 @@ struct ParserTests {
       }
       #expect(value.bitPattern == Double(literal)!.bitPattern, "\(literal)")
     }
+  }
+
+  @Test func arrayParameters() {
+    let result = parse("def f(a[] n, b[]) n\nextern g(x)")
+    #expect(!result.diagnostics.hasErrors)
+    guard case .definition(let definition) = result.tree.items[0] else {
+      Issue.record("not a definition")
+      return
+    }
+    #expect(definition.prototype.parameters.map(\.kind) == [.array, .number, .array])
+    #expect(result.tree.describe(definition.prototype) == "f(a[] n b[])")
   }
 
   @Test func bothParameterStyles() {
@@ -94,6 +118,16 @@ struct ParserTests {
       ("def binary1️⃣+ (a b) a", .builtinOperatorRedefinition(kind: .binary, op: "+")),
       ("def binary% 1️⃣200 (a b) a", .invalidPrecedence("200")),
       ("def 1️⃣unary!(a b) a", .operatorArity(kind: .unary, given: 2)),
+      ("def binary1️⃣[ 5 (a b) a", .noLongerAnOperator("[")),
+      ("def unary1️⃣](v) v", .noLongerAnOperator("]")),
+      ("def 1️⃣len(x) x", .expected("a function name in the prototype", found: "'len'")),
+      ("def binary| 5 (1️⃣a[] b) a", .operatorTakesNumbers),
+      ("var a[3] 1️⃣= 2", .sizedArrayInitializer),
+      ("a[0]1️⃣[1]", .oneDimension("a")),
+      ("1️⃣\"open", .unterminatedString),
+      ("1️⃣\"a\\qb\"", .invalidEscape("\\q")),
+      ("var s[] = 1️⃣x", .expected("an array literal or a string after '[] ='", found: "identifier 'x'")),
+      ("f([1 1️⃣2])", .expected("',' or ']' in the array literal", found: "number '2'")),
     ])
   func syntaxErrors(text: String, message: DiagnosticMessage) {
     let source = MarkedSource(text)
@@ -150,11 +184,27 @@ enum SExpression {
       return "(for \(tree.text(loop.variable)) " + parts.map { render($0, in: tree) }.joined(separator: " ") + ")"
     case .varIn(let index):
       let varIn = tree.varIn(index)
-      let bindings = tree.bindings(of: varIn).map { binding in
-        "(" + ([tree.text(binding.name)] + (binding.initializer.map { [render($0, in: tree)] } ?? [])).joined(separator: " ") + ")"
-      }
-      return "(var " + bindings.joined(separator: " ") + " \(render(varIn.body, in: tree)))"
+      return "(var " + bindings(varIn.bindings, in: tree) + " \(render(varIn.body, in: tree)))"
+    case .globalDeclaration(let index):
+      return "(global " + bindings(tree.globalDeclaration(index), in: tree) + ")"
+    case .element(let array, let index): return "(\(tree.text(array))[] \(render(index, in: tree)))"
+    case .storeElement(let array, let index, let value):
+      return "(\(tree.text(array))[]= \(render(index, in: tree)) \(render(value, in: tree)))"
+    case .length(let array): return "(len \(tree.text(array)))"
+    case .arrayLiteral(let list): return "[" + tree.arguments(list).map { render($0, in: tree) }.joined(separator: " ") + "]"
+    case .string(let index): return "\"" + String(decoding: tree.string(index), as: UTF8.self) + "\""
     case .error: return "<error>"
     }
+  }
+
+  private static func bindings(_ bindings: Bindings, in tree: SyntaxTree) -> String {
+    tree.bindings(bindings).map { binding in
+      let name = tree.text(binding.name)
+      switch binding.value {
+      case .number(let initializer): return "(" + ([name] + (initializer.map { [render($0, in: tree)] } ?? [])).joined(separator: " ") + ")"
+      case .zeros(let count): return "(\(name)[\(render(count, in: tree))])"
+      case .elements(let elements): return "(\(name)[] \(render(elements, in: tree)))"
+      }
+    }.joined(separator: " ")
   }
 }

@@ -4,17 +4,17 @@ import KaleidoscopeFrontend
 /// The functions around a program's own: the entry function that runs the top-level
 /// expressions, C's `main` for executables, and the stubs that stand for unresolved externs.
 extension IRGenerator {
-  /// Emits the entry function: runs each top-level function in order, printing its value
-  /// when the options ask for it.
-  func emitEntry(calling topLevels: [LLVMValueRef], name: String = Symbols.entry) {
+  /// Emits the entry function: runs each top-level function in order, printing the value of
+  /// each that `printed` says, when the options ask for it.
+  func emitEntry(calling topLevels: [(function: LLVMValueRef, printed: Bool)], name: String = Symbols.entry) {
     let void = LLVMVoidTypeInContext(context)!
     let entryType = LLVMFunctionType(void, nil, 0, 0)!
     let entry = LLVMAddFunction(module.reference, name, entryType)!
     LLVMPositionBuilderAtEnd(builder.reference, LLVMAppendBasicBlockInContext(context, entry, "entry"))
     let print = runtimeFunction(Symbols.printValue, returning: void, parameters: [double])
     for topLevel in topLevels {
-      let value = LLVMBuildCall2(builder.reference, functionType(arity: 0), topLevel, nil, 0, "value")
-      if options.printValues {
+      let value = LLVMBuildCall2(builder.reference, functionType([]), topLevel.function, nil, 0, "value")
+      if options.printValues && topLevel.printed {
         var arguments: [LLVMValueRef?] = [value]
         _ = arguments.withUnsafeMutableBufferPointer {
           LLVMBuildCall2(builder.reference, print.type, print.value, $0.baseAddress, 1, "")
@@ -50,13 +50,29 @@ extension IRGenerator {
     if let saved { LLVMPositionBuilderAtEnd(builder.reference, saved) }
   }
 
-  /// A runtime function, declared on first use.
-  func runtimeFunction(_ name: String, returning result: LLVMTypeRef, parameters: [LLVMTypeRef]) -> (value: LLVMValueRef, type: LLVMTypeRef) {
+  /// A runtime function, declared on first use; `attributes` (such as `noreturn`) are given
+  /// when it is declared.
+  func runtimeFunction(
+    _ name: String, returning result: LLVMTypeRef, parameters: [LLVMTypeRef], attributes: [String] = []
+  ) -> (value: LLVMValueRef, type: LLVMTypeRef) {
     var parameterTypes = parameters.map { Optional($0) }
     let type = parameterTypes.withUnsafeMutableBufferPointer {
       LLVMFunctionType(result, $0.baseAddress, UInt32(parameters.count), 0)!
     }
-    let value = LLVMGetNamedFunction(module.reference, name) ?? LLVMAddFunction(module.reference, name, type)!
+    if let existing = LLVMGetNamedFunction(module.reference, name) { return (existing, type) }
+    let value = LLVMAddFunction(module.reference, name, type)!
+    for attribute in attributes { addAttribute(attribute, to: value) }
     return (value, type)
+  }
+
+  /// Calls a runtime function.
+  @discardableResult
+  func callRuntime(_ function: (value: LLVMValueRef, type: LLVMTypeRef), _ arguments: [LLVMValueRef], _ name: String = "")
+    -> LLVMValueRef
+  {
+    var values = arguments.map { Optional($0) }
+    return values.withUnsafeMutableBufferPointer {
+      LLVMBuildCall2(builder.reference, function.type, function.value, $0.baseAddress, UInt32($0.count), name)!
+    }
   }
 }

@@ -13,7 +13,7 @@ extension IRGenerator {
     case .number(let value):
       return LLVMConstReal(double, value)
     case .variable:
-      return LLVMBuildLoad2(builder.reference, double, locals[Int(program.local(of: id).index)], "")
+      return LLVMBuildLoad2(builder.reference, double, storage(of: program.variable(of: id)), "")
     case .unary(_, let operand):
       let value = emit(operand)
       if let callee = program.callee(of: id) { return call(callee, [value]) }
@@ -22,22 +22,48 @@ extension IRGenerator {
       return emitBinaryChain(id)
     case .assign(_, let valueExpr):
       let value = emit(valueExpr)
-      LLVMBuildStore(builder.reference, value, locals[Int(program.local(of: id).index)])
+      LLVMBuildStore(builder.reference, value, storage(of: program.variable(of: id)))
       return value
     case .call(_, let list):
-      let arguments = tree.arguments(list).map { emit($0) }
-      return call(program.callee(of: id)!, arguments)
+      return emitCall(program.callee(of: id)!, arguments: tree.arguments(list))
     case .ifElse(let condition, let then, let otherwise):
       return emitIf(condition: condition, then: then, otherwise: otherwise)
     case .forLoop(let index):
       return emitFor(tree.forLoop(index), variable: locals[Int(program.loopVariable(of: id).index)])
     case .varIn(let index):
       let varIn = tree.varIn(index)
-      for (binding, local) in zip(tree.bindings(of: varIn), program.bindingLocals(of: varIn)) {
-        let initial = binding.initializer.map { emit($0) } ?? LLVMConstReal(double, 0)
-        LLVMBuildStore(builder.reference, initial, locals[Int(local.index)])
+      var arrays: [LLVMValueRef] = []
+      for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
+        if let elements = emitValue(of: binding, into: locals[Int(local.index)]) { arrays.append(elements) }
       }
-      return emit(varIn.body)
+      let value = emit(varIn.body)
+      // A local array lives until its `var` body ends.
+      for elements in arrays { freeArray(elements) }
+      return value
+    case .element(let array, let index):
+      let position = emit(index)
+      let pointer = elementPointer(of: array, at: position, node: id)
+      return LLVMBuildLoad2(builder.reference, double, pointer, "element")
+    case .storeElement(let array, let index, let valueExpr):
+      let position = emit(index)
+      let value = emit(valueExpr)
+      LLVMBuildStore(builder.reference, value, elementPointer(of: array, at: position, node: id))
+      return value
+    case .length:
+      let count = loadArray(from: storage(of: program.variable(of: id))).count
+      return LLVMBuildUIToFP(builder.reference, count, double, "length")
+    case .arrayLiteral, .string:
+      preconditionFailure("sema allows literals only as array initialisers and arguments")
+    case .globalDeclaration(let index):
+      for binding in tree.bindings(tree.globalDeclaration(index)) {
+        guard let global = program.globals.lookup(binding.name) else { continue }
+        let storage = globalVariable(global)
+        // A global array declared again (in the REPL) frees the array it held before.
+        let previous = program.globals[global].kind == .array ? loadArray(from: storage).elements : nil
+        emitValue(of: binding, into: storage)
+        if let previous { freeArray(previous) }
+      }
+      return LLVMConstReal(double, 0)
     case .error:
       preconditionFailure("a program with errors is never compiled")
     }
@@ -80,11 +106,37 @@ extension IRGenerator {
     }
   }
 
+  /// A call: numbers passed as they are, arrays as their elements and count. An array made
+  /// for a literal argument lives until the call returns.
+  private func emitCall(_ callee: FunctionID, arguments: ExprIDs) -> LLVMValueRef {
+    var values: [LLVMValueRef] = []
+    var temporaries: [LLVMValueRef] = []
+    for (argument, parameter) in zip(arguments, program.functions[callee].prototype.parameters) {
+      guard parameter.kind == .array else {
+        values.append(emit(argument))
+        continue
+      }
+      let array: (elements: LLVMValueRef, count: LLVMValueRef)
+      if case .variable = tree[argument] {
+        array = loadArray(from: storage(of: program.variable(of: argument)))
+      } else {
+        array = makeArray(fromLiteral: argument, name: "literal", at: tree.start(of: argument))
+        temporaries.append(array.elements)
+      }
+      values += [array.elements, array.count]
+    }
+    let result = call(callee, values)
+    for elements in temporaries { freeArray(elements) }
+    return result
+  }
+
+  /// Calls `callee` with its LLVM arguments (an array's two each).
   private func call(_ callee: FunctionID, _ arguments: [LLVMValueRef]) -> LLVMValueRef {
-    let type = functionType(arity: arguments.count)
+    let symbol = program.functions[callee]
+    let type = functionType(of: symbol)
     let target: LLVMValueRef
-    if case .interactive(let slotName, _) = linking, program.functions[callee].origin == .defined {
-      target = LLVMBuildLoad2(builder.reference, LLVMPointerTypeInContext(context, 0), slot(slotName(program.functions[callee].spelling)), "callee")
+    if case .interactive(let names) = linking, symbol.origin == .defined {
+      target = LLVMBuildLoad2(builder.reference, pointer, slot(names.slot(symbol.spelling)), "callee")
     } else {
       target = llvmFunction(callee)
     }
@@ -97,20 +149,20 @@ extension IRGenerator {
   /// The external global that holds a REPL function's current address.
   private func slot(_ name: String) -> LLVMValueRef {
     if let existing = LLVMGetNamedGlobal(module.reference, name) { return existing }
-    return LLVMAddGlobal(module.reference, LLVMPointerTypeInContext(context, 0), name)
+    return LLVMAddGlobal(module.reference, pointer, name)
   }
 
   /// Defines (rather than declares) a slot in this module, initially null.
   func defineSlot(_ name: String) {
     let global = slot(name)
-    LLVMSetInitializer(global, LLVMConstNull(LLVMPointerTypeInContext(context, 0)))
+    LLVMSetInitializer(global, LLVMConstNull(pointer))
   }
 
   private func truth(_ value: LLVMValueRef, _ name: String) -> LLVMValueRef {
     LLVMBuildFCmp(builder.reference, LLVMRealONE, value, LLVMConstReal(double, 0), name)
   }
 
-  private func block(_ name: String) -> LLVMBasicBlockRef {
+  func block(_ name: String) -> LLVMBasicBlockRef {
     LLVMAppendBasicBlockInContext(context, function, name)
   }
 

@@ -3,10 +3,13 @@ import KaleidoscopeFrontend
 
 /// Translates a checked program into LLVM IR.
 ///
-/// Every value is a `double`; a function of n parameters is `double (double, ...)`. Locals
-/// live in entry-block allocas, which `mem2reg` (part of every optimisation level above 0)
-/// turns into SSA registers. Top-level expressions become functions `__anon_N`, called in
-/// order by the entry function `__ks_main`, which also prints their values.
+/// Every value is a `double`, and an array is passed and held as two values, a pointer to its
+/// elements and their count (`{ ptr, i64 }` in memory); a function returns a `double` and
+/// takes a `double` per number parameter and the pair per array parameter. Locals live in
+/// entry-block allocas, which `mem2reg` (part of every optimisation level above 0) turns into
+/// SSA registers. Top-level expressions become functions `__anon_N`, declarations of globals
+/// `__globals_N`, called in order by the entry function `__ks_main`, which also prints the
+/// expressions' values.
 final class IRGenerator {
   /// How calls to user-defined functions are made.
   enum Linking {
@@ -16,8 +19,21 @@ final class IRGenerator {
     case wholeProgram(exported: Bool)
     /// The REPL: each definition is its own symbol, and calls go through a per-name slot
     /// (a global holding the current definition's address) so a redefinition reaches
-    /// earlier callers.
-    case interactive(slotName: (String) -> String, definitionName: (FunctionID) -> String)
+    /// earlier callers; globals are symbols shared by every input's module.
+    case interactive(InteractiveNames)
+  }
+
+  /// How the REPL's modules name what they share.
+  struct InteractiveNames {
+    /// The slot that holds the current definition of the function spelled so.
+    var slot: (String) -> String
+    /// The symbol of the definition this input compiles for a function.
+    var definition: (FunctionID) -> String
+    /// The symbol of a global, spelled so.
+    var global: (String) -> String
+    /// Whether this module defines the global spelled so (its first declaration in the
+    /// session), rather than refers to it.
+    var definesGlobal: (String) -> Bool
   }
 
   let program: CheckedProgram
@@ -27,14 +43,21 @@ final class IRGenerator {
   let builder: Builder
   let context: LLVMContextRef
   let double: LLVMTypeRef
-  /// Function types by arity, made on first use.
-  private var functionTypes: [LLVMTypeRef?] = []
+  let int64: LLVMTypeRef
+  let pointer: LLVMTypeRef
+  /// An array in memory: `{ ptr elements, i64 count }`.
+  let arrayType: LLVMTypeRef
+  /// Function types by their parameters' kinds, made on first use.
+  private var functionTypes: [[NameKind]: LLVMTypeRef] = [:]
   /// LLVM functions by `FunctionID.index` (dense), declared on first use.
   var functions: [LLVMValueRef?]
+  /// LLVM globals by `GlobalID.index`, declared on first use.
+  var globals: [LLVMValueRef?]
   /// Extern names that resolve to nothing: calls to them report the error at run time.
   let unresolved: Set<String>
 
   // Per-body state.
+  /// Each local's storage: a `double`, or an array's `{ ptr, i64 }`.
   var locals: [LLVMValueRef] = []
   var function: LLVMValueRef?
   var spine: [ExprID] = []
@@ -55,29 +78,38 @@ final class IRGenerator {
     self.builder = Builder(context: module.context)
     self.context = module.context.reference
     self.double = LLVMDoubleTypeInContext(context)
+    self.int64 = LLVMInt64TypeInContext(context)
+    self.pointer = LLVMPointerTypeInContext(context, 0)
+    var fields: [LLVMTypeRef?] = [pointer, int64]
+    self.arrayType = LLVMStructTypeInContext(context, &fields, 2, 0)
     self.functions = Array(repeating: nil, count: program.functions.symbols.count)
+    self.globals = Array(repeating: nil, count: program.globals.symbols.count)
   }
 
   var tree: SyntaxTree { program.tree }
 
   // MARK: - Functions
 
-  func functionType(arity: Int) -> LLVMTypeRef {
-    if arity < functionTypes.count, let type = functionTypes[arity] { return type }
-    var parameters = [LLVMTypeRef?](repeating: double, count: arity)
+  /// `double (double, ...)`, with `ptr, i64` in place of each array parameter's `double`.
+  func functionType(_ kinds: [NameKind]) -> LLVMTypeRef {
+    if let type = functionTypes[kinds] { return type }
+    var parameters: [LLVMTypeRef?] = kinds.flatMap { $0 == .number ? [double] : [pointer, int64] }
     let type = parameters.withUnsafeMutableBufferPointer {
-      LLVMFunctionType(double, $0.baseAddress, UInt32(arity), 0)!
+      LLVMFunctionType(double, $0.baseAddress, UInt32($0.count), 0)!
     }
-    if arity >= functionTypes.count { functionTypes += Array(repeating: nil, count: arity + 1 - functionTypes.count) }
-    functionTypes[arity] = type
+    functionTypes[kinds] = type
     return type
+  }
+
+  func functionType(of symbol: FunctionSymbol) -> LLVMTypeRef {
+    functionType(symbol.prototype.parameters.map(\.kind))
   }
 
   /// The LLVM function for a Kaleidoscope function, declared on first use.
   func llvmFunction(_ id: FunctionID) -> LLVMValueRef {
     if let existing = functions[Int(id.index)] { return existing }
     let symbol = program.functions[id]
-    let type = functionType(arity: symbol.arity)
+    let type = functionType(of: symbol)
     let value: LLVMValueRef
     switch (symbol.origin, linking) {
     case (.external, _):
@@ -92,8 +124,8 @@ final class IRGenerator {
     case (.defined, .wholeProgram(let exported)):
       value = LLVMAddFunction(module.reference, Self.definitionName(symbol.spelling), type)
       if !exported { LLVMSetLinkage(value, LLVMInternalLinkage) }
-    case (.defined, .interactive(_, let definitionName)):
-      value = LLVMAddFunction(module.reference, definitionName(id), type)
+    case (.defined, .interactive(let names)):
+      value = LLVMAddFunction(module.reference, names.definition(id), type)
     }
     functions[Int(id.index)] = value
     return value
@@ -112,8 +144,9 @@ final class IRGenerator {
     if let debugInfo {
       let symbol = program.functions[body.function!]
       debugScope = debugInfo.subprogram(
-        for: value, name: symbol.spelling, linkageName: Self.name(of: value), arity: symbol.arity,
-        at: symbol.prototype.nameRange.start, isLocal: LLVMGetLinkage(value) == LLVMInternalLinkage)
+        for: value, name: symbol.spelling, linkageName: Self.name(of: value),
+        parameters: symbol.prototype.parameters.map(\.kind), at: symbol.prototype.nameRange.start,
+        isLocal: LLVMGetLinkage(value) == LLVMInternalLinkage)
     }
     emitFunction(value, body: body)
   }
@@ -124,25 +157,26 @@ final class IRGenerator {
     LLVMAddAttributeAtIndex(function, LLVMAttributeIndex(bitPattern: Int32(LLVMAttributeFunctionIndex)), LLVMCreateEnumAttribute(context, kind, 0))
   }
 
-  private static func name(of value: LLVMValueRef) -> String {
+  static func name(of value: LLVMValueRef) -> String {
     var length = 0
     guard let name = LLVMGetValueName2(value, &length) else { return "" }
     return String(decoding: UnsafeRawBufferPointer(start: name, count: length), as: UTF8.self)
   }
 
-  /// Emits a top-level expression as a function `name` of no parameters returning its value.
+  /// Emits a top-level expression, or a declaration of globals, as a function `name` of no
+  /// parameters returning its value.
   ///
   /// In a whole program it is `alwaysinline`: the entry function calls it once, and the
   /// inliner would inline it anyway, but only after simplifying it on its own first, which
   /// repeats the work on everything it has inlined. The optimised code is the same.
   @discardableResult
   func emitTopLevel(_ body: CheckedBody, name: String, isInternal: Bool) -> LLVMValueRef {
-    let value = LLVMAddFunction(module.reference, name, functionType(arity: 0))!
+    let value = LLVMAddFunction(module.reference, name, functionType([]))!
     if isInternal { LLVMSetLinkage(value, LLVMInternalLinkage) }
     if case .wholeProgram = linking { addAttribute("alwaysinline", to: value) }
     if let debugInfo {
       debugScope = debugInfo.subprogram(
-        for: value, name: name, linkageName: name, arity: 0, at: tree.start(of: body.body), isLocal: isInternal)
+        for: value, name: name, linkageName: name, parameters: [], at: tree.start(of: body.body), isLocal: isInternal)
     }
     emitFunction(value, body: body)
     return value
@@ -150,23 +184,34 @@ final class IRGenerator {
 
   private func emitFunction(_ value: LLVMValueRef, body: CheckedBody) {
     function = value
-    let entry = LLVMAppendBasicBlockInContext(context, value, "entry")
+    let entry = LLVMAppendBasicBlockInContext(context, value, "entry")!
     LLVMPositionBuilderAtEnd(builder.reference, entry)
     locals = body.locals.map { local in
-      LLVMBuildAlloca(builder.reference, double, tree.text(local.name) + ".addr")!
+      LLVMBuildAlloca(builder.reference, local.valueKind == .number ? double : arrayType, tree.text(local.name) + ".addr")!
     }
+    let parameterCount = body.function.map { program.functions[$0].arity } ?? 0
     if let debugInfo, let debugScope {
-      let parameterCount = Int(LLVMCountParams(value))
       for (index, local) in body.locals.enumerated() {
         debugInfo.declare(
-          locals[index], name: tree.text(local.name), argument: index < parameterCount ? index + 1 : nil,
-          at: local.range.start, in: debugScope, block: entry!)
+          locals[index], name: tree.text(local.name), kind: local.valueKind,
+          argument: index < parameterCount ? index + 1 : nil, at: local.range.start, in: debugScope, block: entry)
       }
     }
-    for index in 0..<Int(LLVMCountParams(value)) {
-      let parameter = LLVMGetParam(value, UInt32(index))!
-      LLVMSetValueName2(parameter, tree.text(body.locals[index].name), tree.text(body.locals[index].name).utf8.count)
-      LLVMBuildStore(builder.reference, parameter, locals[index])
+    var llvmParameter: UInt32 = 0
+    for (index, local) in body.locals.prefix(parameterCount).enumerated() {
+      let name = tree.text(local.name)
+      let first = LLVMGetParam(value, llvmParameter)!
+      if local.valueKind == .number {
+        LLVMSetValueName2(first, name, name.utf8.count)
+        LLVMBuildStore(builder.reference, first, locals[index])
+        llvmParameter += 1
+      } else {
+        let count = LLVMGetParam(value, llvmParameter + 1)!
+        LLVMSetValueName2(first, name + ".elements", name.utf8.count + 9)
+        LLVMSetValueName2(count, name + ".count", name.utf8.count + 6)
+        storeArray(elements: first, count: count, into: locals[index])
+        llvmParameter += 2
+      }
     }
     LLVMBuildRet(builder.reference, emit(body.body))
     function = nil

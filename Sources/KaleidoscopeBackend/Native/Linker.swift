@@ -34,6 +34,7 @@ public enum Linker {
     }
     let runtimeSource = "\(workDirectory)/kaleidoscope_runtime.c"
     try writeFile(runtimeSource, contents: String(cString: ks_runtime_source()))
+    try writeFile("\(workDirectory)/KaleidoscopeRuntime.h", contents: String(cString: ks_runtime_header()))
     // The runtime is compiled without debug information: a debugger should step over it,
     // and mixing the C compiler's DWARF with LLVM's confuses gdb's address ranges.
     let arguments = [compiler, "-O2", "-w", "-o", output, object, runtimeSource, "-lm"]

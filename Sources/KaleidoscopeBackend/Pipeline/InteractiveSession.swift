@@ -7,8 +7,11 @@ import KaleidoscopeRuntime
 ///
 /// Definitions stay in the JIT for the whole session. Every call to a user-defined function
 /// goes through that name's *slot*, a global holding the address of its current definition,
-/// so redefining `f` changes what earlier functions that call `f` do. Top-level expressions
-/// are compiled under a resource tracker and their code is freed once they have run.
+/// so redefining `f` changes what earlier functions that call `f` do. A global is one symbol
+/// for the whole session, defined in a module of its own when first declared, so a
+/// declaration that gives it a new value reaches every function. Top-level expressions and
+/// declarations are compiled under a resource tracker and their code is freed once they
+/// have run.
 public final class InteractiveSession {
   /// What evaluating one input did.
   public enum Outcome {
@@ -30,6 +33,8 @@ public final class InteractiveSession {
   private var declarations = Declarations()
   /// Which names have a slot defined in the JIT.
   private var slots: Set<String> = []
+  /// Which globals are defined in the JIT.
+  private var definedGlobals: Set<String> = []
   private var definitionCount = 0
   /// How long the last input's expressions ran (the rest of `evaluate` is compiling).
   public private(set) var lastRunTime: Duration = .zero
@@ -77,16 +82,49 @@ public final class InteractiveSession {
     if !isFinal && checked.isIncomplete && checked.diagnostics.hasErrors { return .incomplete }
     if checked.diagnostics.hasErrors { return .failed(checked.diagnostics) }
     declarations = checked.declarations
+    try addGlobals(of: checked.program)
     try addDefinitions(of: checked.program)
     var faulted = false
     lastRunTime = .zero
-    for body in checked.program.topLevelBodies where !faulted {
+    for body in checked.program.entryBodies where !faulted {
       faulted = try run(body, of: checked.program)
     }
     return .evaluated(faulted: faulted)
   }
 
   private static func slotName(_ spelling: String) -> String { "__ks_slot.\(spelling)" }
+  private static func globalName(_ spelling: String) -> String { "__ks_global.\(spelling)" }
+
+  /// Defines the globals this input declares for the first time, in a module kept for the
+  /// session: zero (an empty array) until their declaration runs.
+  private func addGlobals(of program: CheckedProgram) throws {
+    let new = program.globals.ids.filter { !definedGlobals.contains(program.globals[$0].spelling) }
+    guard !new.isEmpty else { return }
+    let spellings = Set(new.map { program.globals[$0].spelling })
+    let module = Module(name: "globals.\(definedGlobals.count)", context: context)
+    module.configure(for: jit.machine)
+    let generator = makeGenerator(program, module, [:], defining: spellings)
+    for id in new { _ = generator.globalVariable(id) }
+    try finish(module, optimizing: false)
+    try jit.add(module)
+    definedGlobals.formUnion(spellings)
+  }
+
+  /// What a global holds now: a number, or an array's length and first elements.
+  public func value(of global: GlobalSymbol, elements limit: Int = 8) -> GlobalValue? {
+    guard definedGlobals.contains(global.spelling),
+      let address = try? jit.address(of: Self.globalName(global.spelling)),
+      let storage = UnsafeRawPointer(bitPattern: UInt(address))
+    else { return nil }
+    if global.kind == .number { return .number(storage.load(as: Double.self)) }
+    let count = Int(storage.load(fromByteOffset: 8, as: UInt64.self))
+    let elements = storage.load(as: UnsafePointer<Double>?.self)
+    let shown = elements.map { Array(UnsafeBufferPointer(start: $0, count: min(count, limit))) } ?? []
+    return .array(count: count, first: shown)
+  }
+
+  /// The globals declared so far.
+  public var globals: [GlobalSymbol] { declarations.globals.symbols }
 
   /// Compiles the input's definitions into one module kept for the session, then points
   /// each name's slot at its new code.
@@ -130,7 +168,8 @@ public final class InteractiveSession {
     module.configure(for: jit.machine)
     let generator = makeGenerator(program, module, [:])
     let value = generator.emitTopLevel(body, name: "\(name).value", isInternal: true)
-    generator.emitEntry(calling: [value], name: name)
+    let printed = if case .topLevel = body.kind { true } else { false }
+    generator.emitEntry(calling: [(value, printed)], name: name)
     // An expression runs once: unless it loops, optimising it costs more than it saves
     // (the functions it calls are optimised already). This keeps Enter-to-value short.
     try finish(module, optimizing: Self.containsLoop(body.body, in: program.tree))
@@ -146,13 +185,15 @@ public final class InteractiveSession {
     return faulted
   }
 
-  private func makeGenerator(_ program: CheckedProgram, _ module: Module, _ symbolNames: [FunctionID: String]) -> IRGenerator {
+  private func makeGenerator(
+    _ program: CheckedProgram, _ module: Module, _ symbolNames: [FunctionID: String], defining globals: Set<String> = []
+  ) -> IRGenerator {
     let unresolved = Set(
-      program.functions.symbols.lazy.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
-    return IRGenerator(
-      program: program, module: module, options: options,
-      linking: .interactive(slotName: Self.slotName, definitionName: { symbolNames[$0] ?? "unused" }),
-      unresolved: unresolved)
+      program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
+    let names = IRGenerator.InteractiveNames(
+      slot: Self.slotName, definition: { symbolNames[$0] ?? "unused" }, global: Self.globalName,
+      definesGlobal: { globals.contains($0) })
+    return IRGenerator(program: program, module: module, options: options, linking: .interactive(names), unresolved: unresolved)
   }
 
   private func finish(_ module: Module, optimizing: Bool = true) throws {
@@ -167,4 +208,11 @@ public final class InteractiveSession {
       return true
     }
   }
+}
+
+/// What a global holds, as the REPL shows it.
+public enum GlobalValue: Sendable, Equatable {
+  case number(Double)
+  /// An array: its length and its first elements.
+  case array(count: Int, first: [Double])
 }

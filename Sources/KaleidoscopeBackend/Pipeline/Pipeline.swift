@@ -125,16 +125,18 @@ public enum Pipeline {
     let generator = IRGenerator(
       program: program, module: module, options: options, linking: .wholeProgram(exported: selection == .all),
       unresolved: unresolved, debugInfo: debugInfo)
-    var topLevels: [LLVMValueRef] = []
+    var entries: [(function: LLVMValueRef, printed: Bool)] = []
     for body in bodies {
       switch body.kind {
       case .function:
         generator.emitDefinition(body)
       case .topLevel(let index):
-        topLevels.append(generator.emitTopLevel(body, name: "__anon_\(index)", isInternal: true))
+        entries.append((generator.emitTopLevel(body, name: "__anon_\(index)", isInternal: true), true))
+      case .globalDeclaration(let index):
+        entries.append((generator.emitTopLevel(body, name: "__globals_\(index)", isInternal: true), false))
       }
     }
-    generator.emitEntry(calling: topLevels)
+    generator.emitEntry(calling: entries)
     if selection == .reachable { generator.inlineSoleCallees() }
     if withMain { generator.emitMain() }
     debugInfo?.finalize()

@@ -36,11 +36,15 @@ extension SyntaxTree {
     case .item(let index):
       switch items[index] {
       case .definition(let definition): return [SyntaxNode(.expr(definition.body))]
-      case .expression(let id): return [SyntaxNode(.expr(id))]
+      case .expression(let id), .globals(let id): return [SyntaxNode(.expr(id))]
       case .external, .brokenDefinition: return []
       }
     case .binding(let binding):
-      return binding.initializer.map { [SyntaxNode(.expr($0))] } ?? []
+      switch binding.value {
+      case .number(let initializer): return initializer.map { [SyntaxNode(.expr($0))] } ?? []
+      case .zeros(let count): return [SyntaxNode(.expr(count), role: "size")]
+      case .elements(let elements): return [SyntaxNode(.expr(elements))]
+      }
     case .loopVariable(let loop):
       return [SyntaxNode(.expr(loop.start))]
     case .expr(let id):
@@ -50,7 +54,7 @@ extension SyntaxTree {
 
   private func children(of id: ExprID) -> [SyntaxNode] {
     switch self[id] {
-    case .number, .variable, .error:
+    case .number, .variable, .length, .string, .error:
       return []
     case .unary(_, let operand):
       return [SyntaxNode(.expr(operand))]
@@ -58,8 +62,12 @@ extension SyntaxTree {
       return [SyntaxNode(.expr(lhs)), SyntaxNode(.expr(rhs))]
     case .assign(let target, let value):
       return [SyntaxNode(.expr(target)), SyntaxNode(.expr(value))]
-    case .call(_, let list):
+    case .call(_, let list), .arrayLiteral(let list):
       return arguments(list).map { SyntaxNode(.expr($0)) }
+    case .element(_, let index):
+      return [SyntaxNode(.expr(index), role: "index")]
+    case .storeElement(_, let index, let value):
+      return [SyntaxNode(.expr(index), role: "index"), SyntaxNode(.expr(value), role: "value")]
     case .ifElse(let condition, let then, let otherwise):
       return [
         SyntaxNode(.expr(condition), role: "cond"), SyntaxNode(.expr(then), role: "then"),
@@ -73,7 +81,9 @@ extension SyntaxTree {
       return nodes
     case .varIn(let index):
       let varIn = varIn(index)
-      return bindings(of: varIn).map { SyntaxNode(.binding($0)) } + [SyntaxNode(.expr(varIn.body), role: "body")]
+      return bindings(varIn.bindings).map { SyntaxNode(.binding($0)) } + [SyntaxNode(.expr(varIn.body), role: "body")]
+    case .globalDeclaration(let index):
+      return bindings(globalDeclaration(index)).map { SyntaxNode(.binding($0)) }
     }
   }
 }
@@ -95,7 +105,7 @@ extension Prototype {
   /// How the prototype is written, with names spelled by `names`: `fib(n)`, `unary!(v)`,
   /// `binary| 5 (a b)`.
   public func spelling(names: NameTable) -> String {
-    let parameters = self.parameters.map { names[$0.name] }.joined(separator: " ")
+    let parameters = self.parameters.map { names[$0.name] + ($0.kind == .array ? "[]" : "") }.joined(separator: " ")
     switch kind {
     case .function, .unaryOperator:
       return "\(names[name])(\(parameters))"

@@ -28,13 +28,13 @@ public struct ExprIDs: RandomAccessCollection, Sendable {
 public enum Expr: Sendable, Equatable {
   /// A numeric literal.
   case number(Double)
-  /// A use of a parameter, `var` or loop variable.
+  /// A use of a parameter, `var`, loop variable or global, by name.
   case variable(Name)
   /// A prefix operator: the built-in `-` or a user-defined `unary` operator.
   case unary(op: UInt8, operand: ExprID)
   /// An infix operator: built-in or user-defined `binary`. `=` is `.assign` instead.
   case binary(op: UInt8, lhs: ExprID, rhs: ExprID)
-  /// `target = value`; sema checks that the target is a variable.
+  /// `target = value`; sema checks that the target is a number variable.
   case assign(target: ExprID, value: ExprID)
   /// `callee(arguments...)`.
   case call(callee: Name, arguments: ExprList)
@@ -42,10 +42,30 @@ public enum Expr: Sendable, Equatable {
   case ifElse(condition: ExprID, then: ExprID, else: ExprID)
   /// `for variable = start, end, step in body`; the parts are in `SyntaxTree.forLoop(_:)`.
   case forLoop(Int32)
-  /// `var a = 1, b in body`; the parts are in `SyntaxTree.varIn(_:)`.
+  /// `var a = 1, b[n] in body`; the parts are in `SyntaxTree.varIn(_:)`.
   case varIn(Int32)
+  /// `array[index]`, an element's value.
+  case element(array: Name, index: ExprID)
+  /// `array[index] = value`.
+  case storeElement(array: Name, index: ExprID, value: ExprID)
+  /// `len(array)`.
+  case length(array: Name)
+  /// `[e1, e2, ...]`: a fresh array of those values.
+  case arrayLiteral(elements: ExprList)
+  /// `"text"`: a fresh array of the text's bytes, in `SyntaxTree.string(_:)`.
+  case string(Int32)
+  /// `var x = 1, a[n]` at the top level: what runs when the program reaches the declaration
+  /// (the globals' initialisers, in order); its bindings are in `SyntaxTree.bindings(_:)`.
+  case globalDeclaration(Int32)
   /// Where a lexical error stood; the error was already reported.
   case error
+}
+
+/// Whether a name holds a number or an array (SPEC §5). Known from the declaration, so every
+/// misuse is found before the program runs.
+public enum NameKind: Sendable, Equatable {
+  case number
+  case array
 }
 
 /// The parts of a `for` loop.
@@ -58,30 +78,57 @@ public struct ForLoop: Sendable, Equatable {
   public var body: ExprID
 }
 
-/// The parts of a `var ... in` expression. Its bindings are a run of the tree's binding
-/// table: `SyntaxTree.bindings(of:)`.
-public struct VarIn: Sendable, Equatable {
+/// A run of the tree's binding table: the bindings of one `var`.
+public struct Bindings: Sendable, Equatable {
   /// The index of the first binding in the tree's binding table.
-  public var firstBinding: Int32
-  public var bindingCount: Int32
-  public var body: ExprID
+  public var first: Int32
+  public var count: Int32
 
   /// The indices of the bindings in the tree's binding table.
-  public var bindingIndices: Range<Int> { Int(firstBinding)..<Int(firstBinding + bindingCount) }
+  public var indices: Range<Int> { Int(first)..<Int(first + count) }
 }
 
-/// One `name = initializer` of a `var ... in`.
+/// The parts of a `var ... in` expression.
+public struct VarIn: Sendable, Equatable {
+  public var bindings: Bindings
+  public var body: ExprID
+}
+
+/// One binding of a `var`: `x`, `x = e`, `a[n]`, `a[] = [1, 2]` or `s[] = "text"`.
 public struct VarBinding: Sendable, Equatable {
+  /// What a binding makes.
+  public enum Value: Sendable, Equatable {
+    /// A number, `x = initializer`; nil when absent: the variable starts at 0.0.
+    case number(initializer: ExprID?)
+    /// `a[count]`: an array of `count` zeros.
+    case zeros(count: ExprID)
+    /// `a[] = [...]` or `a[] = "..."`: an `.arrayLiteral` or `.string` node.
+    case elements(ExprID)
+  }
+
   public var name: Name
   public var nameRange: SourceRange
-  /// `nil` when absent: the variable starts at 0.0.
-  public var initializer: ExprID?
+  public var value: Value
+
+  public var kind: NameKind {
+    switch value {
+    case .number: .number
+    case .zeros, .elements: .array
+    }
+  }
 }
 
-/// A function parameter.
+/// A function parameter: `x`, or `a[]` for an array.
 public struct Parameter: Sendable, Equatable {
   public var name: Name
   public var range: SourceRange
+  public var kind: NameKind
+
+  public init(name: Name, range: SourceRange, kind: NameKind = .number) {
+    self.name = name
+    self.range = range
+    self.kind = kind
+  }
 }
 
 /// The signature of a function or operator: `fib(n)`, `unary!(v)`, `binary| 5 (a b)`.
@@ -119,6 +166,8 @@ public enum Item: Sendable, Equatable {
   case external(Prototype)
   /// A top-level expression: evaluated, its value printed by `run`.
   case expression(ExprID)
+  /// A declaration of globals: its `.globalDeclaration` node runs when the program reaches it.
+  case globals(ExprID)
   /// A definition whose body did not parse. Its prototype still declares the function, so
   /// calls to it elsewhere are not reported as unknown.
   case brokenDefinition(Prototype)
@@ -144,7 +193,10 @@ public struct SyntaxTree: Sendable {
   private var lists: [Int32] = []
   private var forLoops: [ForLoop] = []
   private var varIns: [VarIn] = []
+  private var globalDeclarations: [Bindings] = []
   private var varBindings: [VarBinding] = []
+  /// The bytes of each string literal, escapes decoded.
+  private var strings: [[UInt8]] = []
 
   public init(file: SourceFile, names: NameTable = NameTable()) {
     self.file = file
@@ -171,6 +223,13 @@ public struct SyntaxTree: Sendable {
     case .ifElse: return .ifElse(condition: ExprID(index: operands.a), then: ExprID(index: operands.b), else: previous)
     case .forLoop: return .forLoop(operands.a)
     case .varIn: return .varIn(operands.a)
+    case .element: return .element(array: Name(index: operands.a), index: previous)
+    case .storeElement:
+      return .storeElement(array: Name(index: operands.a), index: ExprID(index: operands.b), value: previous)
+    case .length: return .length(array: Name(index: operands.a))
+    case .arrayLiteral: return .arrayLiteral(elements: ExprList(start: operands.b + 1, count: lists[Int(operands.b)]))
+    case .string: return .string(operands.a)
+    case .globalDeclaration: return .globalDeclaration(operands.a)
     case .error: return .error
     }
   }
@@ -194,9 +253,13 @@ public struct SyntaxTree: Sendable {
 
   public func forLoop(_ index: Int32) -> ForLoop { forLoops[Int(index)] }
   public func varIn(_ index: Int32) -> VarIn { varIns[Int(index)] }
+  /// The bindings of a `.globalDeclaration` node.
+  public func globalDeclaration(_ index: Int32) -> Bindings { globalDeclarations[Int(index)] }
+  /// The bytes of a `.string` node's literal.
+  public func string(_ index: Int32) -> [UInt8] { strings[Int(index)] }
 
-  /// The bindings of a `var ... in`, in order.
-  public func bindings(of varIn: VarIn) -> ArraySlice<VarBinding> { varBindings[varIn.bindingIndices] }
+  /// The bindings of a `var`, in order.
+  public func bindings(_ bindings: Bindings) -> ArraySlice<VarBinding> { varBindings[bindings.indices] }
 
   /// How many `var` bindings the tree has (the size of its binding table).
   public var bindingCount: Int { varBindings.count }
@@ -234,10 +297,15 @@ public struct SyntaxTree: Sendable {
   }
 
   mutating func addCall(_ callee: Name, arguments: ArraySlice<ExprID>, at start: Int) -> ExprID {
+    add(.call, NodeOperands(a: callee.index, b: addList(arguments)), at: start)
+  }
+
+  /// Stores a list of expressions: its count, then its elements; returns where it starts.
+  private mutating func addList(_ elements: ArraySlice<ExprID>) -> Int32 {
     let list = Int32(lists.count)
-    lists.append(Int32(arguments.count))
-    for argument in arguments { lists.append(argument.index) }
-    return add(.call, NodeOperands(a: callee.index, b: list), at: start)
+    lists.append(Int32(elements.count))
+    for element in elements { lists.append(element.index) }
+    return list
   }
 
   mutating func addIf(condition: ExprID, then: ExprID, else otherwise: ExprID, at start: Int) -> ExprID {
@@ -250,10 +318,40 @@ public struct SyntaxTree: Sendable {
   }
 
   mutating func addVarIn(_ bindings: ArraySlice<VarBinding>, body: ExprID, at start: Int) -> ExprID {
-    let varIn = VarIn(firstBinding: Int32(varBindings.count), bindingCount: Int32(bindings.count), body: body)
-    varBindings.append(contentsOf: bindings)
-    varIns.append(varIn)
+    varIns.append(VarIn(bindings: addBindings(bindings), body: body))
     return add(.varIn, NodeOperands(a: Int32(varIns.count - 1), b: 0), at: start)
+  }
+
+  mutating func addGlobalDeclaration(_ bindings: ArraySlice<VarBinding>, at start: Int) -> ExprID {
+    globalDeclarations.append(addBindings(bindings))
+    return add(.globalDeclaration, NodeOperands(a: Int32(globalDeclarations.count - 1), b: 0), at: start)
+  }
+
+  private mutating func addBindings(_ bindings: ArraySlice<VarBinding>) -> Bindings {
+    let run = Bindings(first: Int32(varBindings.count), count: Int32(bindings.count))
+    varBindings.append(contentsOf: bindings)
+    return run
+  }
+
+  mutating func addElement(_ array: Name, index: ExprID, at start: Int) -> ExprID {
+    add(.element, NodeOperands(a: array.index, b: 0), at: start, lastChild: index)
+  }
+
+  mutating func addStoreElement(_ array: Name, index: ExprID, value: ExprID, at start: Int) -> ExprID {
+    add(.storeElement, NodeOperands(a: array.index, b: index.index), at: start, lastChild: value)
+  }
+
+  mutating func addLength(_ array: Name, at start: Int) -> ExprID {
+    add(.length, NodeOperands(a: array.index, b: 0), at: start)
+  }
+
+  mutating func addArrayLiteral(_ elements: ArraySlice<ExprID>, at start: Int) -> ExprID {
+    add(.arrayLiteral, NodeOperands(a: 0, b: addList(elements)), at: start)
+  }
+
+  mutating func addString(_ bytes: [UInt8], at start: Int) -> ExprID {
+    strings.append(bytes)
+    return add(.string, NodeOperands(a: Int32(strings.count - 1), b: 0), at: start)
   }
 
   mutating func addError(at start: Int) -> ExprID {
@@ -267,7 +365,9 @@ public struct SyntaxTree: Sendable {
     lists.removeAll(keepingCapacity: true)
     forLoops.removeAll(keepingCapacity: true)
     varIns.removeAll(keepingCapacity: true)
+    globalDeclarations.removeAll(keepingCapacity: true)
     varBindings.removeAll(keepingCapacity: true)
+    strings.removeAll(keepingCapacity: true)
   }
 
   /// Reserves room for the nodes of a source of `sourceBytes` bytes. A node has a token of
@@ -289,7 +389,9 @@ private struct Node {
 
 /// What a node is.
 private enum NodeKind: UInt8 {
-  case number, variable, unary, binary, assign, call, ifElse, forLoop, varIn, error
+  case number, variable, unary, binary, assign, call, ifElse, forLoop, varIn
+  case element, storeElement, length, arrayLiteral, string, globalDeclaration
+  case error
 }
 
 /// A node's operands: two 32-bit fields, or the 64 bits of a literal's value.
@@ -306,6 +408,18 @@ private struct NodeOperands {
 }
 
 extension SyntaxTree {
+  /// Where the first token of the expression at `id` starts (a node records its main token:
+  /// for `a + b`, the `+`). Diagnostics about a whole expression point here.
+  public func firstTokenStart(of id: ExprID) -> Int {
+    var current = id
+    while true {
+      switch self[current] {
+      case .binary(_, let lhs, _), .assign(let lhs, _): current = lhs
+      default: return start(of: current)
+      }
+    }
+  }
+
   /// The left spine of a chain of binary operators, outermost first: for `a + b - c` the
   /// nodes `-` then `+`. Passes walk long chains (`1 + 1 + ... + 1`) with this instead of
   /// recursing down the left side, so a 200,000-term chain needs no deep stack.

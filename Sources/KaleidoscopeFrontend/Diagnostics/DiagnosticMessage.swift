@@ -11,6 +11,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case invalidUTF8(UInt8)
   case nulCharacter
   case controlCharacter(UInt8)
+  case unterminatedString
+  case invalidEscape(String)
 
   // MARK: Parser
   case expected(String, found: String)
@@ -19,6 +21,10 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case builtinOperatorRedefinition(kind: OperatorKind, op: String)
   case operatorArity(kind: OperatorKind, given: Int)
   case nestingTooDeep(limit: Int)
+  case noLongerAnOperator(String)
+  case operatorTakesNumbers
+  case sizedArrayInitializer
+  case oneDimension(String)
   case fileTooLarge
 
   // MARK: Semantic analysis
@@ -31,6 +37,17 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case redefinition(String)
   case conflictingDeclaration(String, previous: Int, current: Int)
   case duplicateParameter(String)
+  case arrayUsedAsNumber(String)
+  case arrayAssignedAsWhole(String)
+  case numberUsedAsArray(String)
+  case arrayLiteralAsNumber
+  case stringAsNumber
+  case expectedArrayArgument(String, parameter: String)
+  case externTakesNumbers(String)
+  case conflictingParameterKind(String, parameter: String, isArray: Bool)
+  case nameIsFunction(String)
+  case nameIsGlobal(String)
+  case globalKindChanged(String, wasArray: Bool)
 
   // MARK: Notes
   case previousDefinition(String)
@@ -41,7 +58,9 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case operatorDefinedLater(kind: OperatorKind, op: String)
   case isBinaryOperatorNotUnary(String)
   case openedHere(String)
+  case parameterKind(String, parameter: String, isArray: Bool)
   case assignmentIsBuiltIn
+  case lenIsBuiltIn
 
   /// Which kind of user-definable operator a message is about.
   public enum OperatorKind: String, Sendable {
@@ -67,6 +86,10 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "NUL character in source"
     case .controlCharacter(let byte):
       return "invalid control character \(Self.codePoint(UInt32(byte)))"
+    case .unterminatedString:
+      return "string literal is missing its closing '\"' on this line"
+    case .invalidEscape(let escape):
+      return "invalid escape '\(escape)' in a string; the escapes are \\n \\t \\\\ \\\" \\0 and \\xHH"
     case .expected(let what, let found):
       return "expected \(what), found \(found)"
     case .expectedExpression(let found):
@@ -80,6 +103,14 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "a \(kind.rawValue) operator takes \(Self.count(expected, "parameter")), not \(given)"
     case .nestingTooDeep(let limit):
       return "expression is nested too deeply (the limit is \(limit) levels)"
+    case .noLongerAnOperator(let character):
+      return "'\(character)' is not an operator character: '[' and ']' enclose array indices and elements, and '\"' strings (since the data extension, SPEC §5); choose another character"
+    case .operatorTakesNumbers:
+      return "an operator's operands are numbers; an array parameter needs a function"
+    case .sizedArrayInitializer:
+      return "an array of a given size starts as zeros; to list its elements, write 'a[] = [x, y]'"
+    case .oneDimension(let name):
+      return "arrays have one dimension: '\(name)[i]' is a number and cannot be indexed"
     case .fileTooLarge:
       return "source file is too large (the limit is 2 GiB)"
     case .unknownVariable(let name):
@@ -100,6 +131,28 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "conflicting declaration of '\(name)' with \(Self.count(current, "parameter")) (previously \(previous))"
     case .duplicateParameter(let name):
       return "duplicate parameter '\(name)'"
+    case .arrayUsedAsNumber(let name):
+      return "'\(name)' is an array; index it, as in \(name)[i], or take len(\(name))"
+    case .arrayAssignedAsWhole(let name):
+      return "'\(name)' is an array and cannot be assigned as a whole; assign its elements, as in \(name)[i] = x"
+    case .numberUsedAsArray(let name):
+      return "'\(name)' is a number, not an array"
+    case .arrayLiteralAsNumber:
+      return "an array literal is not a number: it gives an array its elements (a[] = [1, 2]) or is passed for an array parameter"
+    case .stringAsNumber:
+      return "a string is not a number: it gives an array its elements (s[] = \"text\") or is passed for an array parameter"
+    case .expectedArrayArgument(let function, let parameter):
+      return "'\(function)' takes an array for '\(parameter)': pass an array's name, an array literal or a string"
+    case .externTakesNumbers(let parameter):
+      return "an extern takes numbers only, so '\(parameter)' cannot be an array parameter"
+    case .conflictingParameterKind(let function, let parameter, let isArray):
+      return "conflicting declaration of '\(function)': '\(parameter)' is \(isArray ? "an array" : "a number") here but not in the previous declaration"
+    case .nameIsFunction(let name):
+      return "'\(name)' is a function; a global variable cannot share its name"
+    case .nameIsGlobal(let name):
+      return "'\(name)' is a global variable; a function cannot share its name"
+    case .globalKindChanged(let name, let wasArray):
+      return "'\(name)' is a global \(wasArray ? "array" : "number") and cannot become \(wasArray ? "a number" : "an array")"
     case .previousDefinition(let name):
       return "previous definition of '\(name)' is here"
     case .previousDeclaration(let name):
@@ -116,6 +169,10 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "'\(op)' is a binary operator; it needs an operand on each side"
     case .openedHere(let what):
       return "to match this \(what)"
+    case .parameterKind(let function, let parameter, let isArray):
+      return "'\(function)' takes \(isArray ? "an array" : "a number") for '\(parameter)'"
+    case .lenIsBuiltIn:
+      return "'len' is built in since the data extension (SPEC §5): len(a) is the length of the array a; choose another name"
     case .assignmentIsBuiltIn:
       return "'=' is built-in assignment here (the tutorial's chapter 6 defined it as equality); give the operator another character, such as '~'"
     }
@@ -131,12 +188,18 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .invalidUTF8: "invalid-utf8"
     case .nulCharacter: "nul-character"
     case .controlCharacter: "control-character"
+    case .unterminatedString: "unterminated-string"
+    case .invalidEscape: "invalid-escape"
     case .expected: "expected-token"
     case .expectedExpression: "expected-expression"
     case .invalidPrecedence: "invalid-precedence"
     case .builtinOperatorRedefinition: "builtin-operator-redefinition"
     case .operatorArity: "operator-arity"
     case .nestingTooDeep: "nesting-too-deep"
+    case .noLongerAnOperator: "no-longer-an-operator"
+    case .operatorTakesNumbers: "operator-takes-numbers"
+    case .sizedArrayInitializer: "sized-array-initializer"
+    case .oneDimension: "one-dimension"
     case .fileTooLarge: "file-too-large"
     case .unknownVariable: "unknown-variable"
     case .unknownFunction: "unknown-function"
@@ -147,6 +210,17 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .redefinition: "redefinition"
     case .conflictingDeclaration: "conflicting-declaration"
     case .duplicateParameter: "duplicate-parameter"
+    case .arrayUsedAsNumber: "array-used-as-number"
+    case .arrayAssignedAsWhole: "array-assigned-as-whole"
+    case .numberUsedAsArray: "number-used-as-array"
+    case .arrayLiteralAsNumber: "array-literal-as-number"
+    case .stringAsNumber: "string-as-number"
+    case .expectedArrayArgument: "expected-array-argument"
+    case .externTakesNumbers: "extern-takes-numbers"
+    case .conflictingParameterKind: "conflicting-parameter-kind"
+    case .nameIsFunction: "name-is-function"
+    case .nameIsGlobal: "name-is-global"
+    case .globalKindChanged: "global-kind-changed"
     case .previousDefinition: "previous-definition"
     case .previousDeclaration: "previous-declaration"
     case .declaredHere: "declared-here"
@@ -155,7 +229,9 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .operatorDefinedLater: "operator-defined-later"
     case .isBinaryOperatorNotUnary: "binary-operator-not-unary"
     case .openedHere: "opened-here"
+    case .parameterKind: "parameter-kind"
     case .assignmentIsBuiltIn: "assignment-is-built-in"
+    case .lenIsBuiltIn: "len-is-built-in"
     }
   }
 

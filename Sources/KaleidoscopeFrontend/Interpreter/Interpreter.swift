@@ -22,11 +22,15 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
   case stackOverflow
   /// The host could not call an extern.
   case external(String)
+  /// A located error of the program's arrays, worded by the runtime as compiled code words
+  /// it: `fib.ks:3:7: runtime error: index 10 is out of bounds for 'a' (length 10)`.
+  case located(String)
 
   public var description: String {
     switch self {
     case .stackOverflow: "runtime error: stack overflow"
     case .external(let message): "runtime error: \(message)"
+    case .located(let message): message
     }
   }
 }
@@ -38,22 +42,28 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
 /// Every body's locals live in one frame of `slots` (parameters first, as sema numbers
 /// them); a call pushes a frame. Evaluation recurses on the syntax tree, which the parser
 /// bounds in depth, and on calls, which a stack check bounds: a runaway recursion is
-/// `InterpreterError.stackOverflow`, never a crash.
+/// `InterpreterError.stackOverflow`, never a crash. Arrays are in `Interpreter+Arrays.swift`.
 public final class Interpreter {
   /// The stack the interpreter runs on, and how much of it is kept free: a body's own nesting
   /// (at most `Parser.defaultNestingLimit` levels) must fit in the reserve.
   public static let stackSize = 512 << 20
   static let stackReserve = 64 << 20
 
-  private let program: CheckedProgram
-  private let tree: SyntaxTree
+  let program: CheckedProgram
+  let tree: SyntaxTree
   private let host: InterpreterHost
   private let forSemantics: ForSemantics
   private let printValues: Bool
   /// The definition of each function, by `FunctionID.index`.
   private let definitions: [CheckedBody?]
-  private var slots: [Double] = []
-  private var base = 0
+  /// The frames' locals. An array local holds its array's handle (`ArrayHandle`).
+  var slots: [Double] = []
+  var base = 0
+  /// Each global's value, by `GlobalID.index`; an array global holds its array's handle.
+  var globalValues: [Double]
+  /// The live arrays: the empty array, then the globals' and, above them, a stack of those
+  /// of local `var`s and of literals passed to calls, freed as their scope ends.
+  var arrays: [ArrayStorage] = [ArrayStorage.makeEmpty()]
   private var stackLimit: UInt = 0
   /// Reused storage for walking chains of binary operators without recursion.
   private var spine: [ExprID] = []
@@ -69,16 +79,24 @@ public final class Interpreter {
       if let function = body.function { definitions[Int(function.index)] = body }
     }
     self.definitions = definitions
+    self.globalValues = [Double](repeating: 0, count: program.globals.symbols.count)
+    for id in program.globals.ids where program.globals[id].kind == .array {
+      globalValues[Int(id.index)] = ArrayHandle.empty.slotValue
+    }
   }
 
-  /// Evaluates the top-level expressions in source order, on a thread of its own with
-  /// `stackSize` bytes of stack.
+  deinit {
+    for storage in arrays { storage.free() }
+  }
+
+  /// Runs the top-level expressions and the declarations of globals in source order, on a
+  /// thread of its own with `stackSize` bytes of stack.
   public func run() throws(InterpreterError) {
     try LargeStack.run(size: Self.stackSize) { () throws(InterpreterError) in
       stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
-      for body in program.topLevelBodies {
+      for body in program.entryBodies {
         let value = try evaluate(body, argumentBase: slots.count)
-        if printValues { host.printValue(value) }
+        if printValues, case .topLevel = body.kind { host.printValue(value) }
       }
     }
   }
@@ -103,7 +121,8 @@ public final class Interpreter {
   }
 
   /// Calls `function` with the arguments pushed on `slots` from `argumentBase` (arguments
-  /// go straight into the callee's frame: a call allocates nothing).
+  /// go straight into the callee's frame: a call allocates nothing but the arrays of literal
+  /// arguments).
   private func call(_ function: FunctionID, argumentBase: Int) throws(InterpreterError) -> Double {
     guard Self.stackPointer() > stackLimit else { throw InterpreterError.stackOverflow }
     if let body = definitions[Int(function.index)] {
@@ -131,12 +150,12 @@ public final class Interpreter {
 
   // MARK: - Expressions
 
-  private func evaluate(_ id: ExprID) throws(InterpreterError) -> Double {
+  func evaluate(_ id: ExprID) throws(InterpreterError) -> Double {
     switch tree[id] {
     case .number(let value):
       return value
     case .variable:
-      return slots[base + Int(program.local(of: id).index)]
+      return read(program.variable(of: id))
     case .unary(_, let operand):
       let value = try evaluate(operand)
       if let callee = program.callee(of: id) { return try call(callee, value) }
@@ -145,12 +164,15 @@ public final class Interpreter {
       return try evaluateChain(id)
     case .assign(_, let valueExpr):
       let value = try evaluate(valueExpr)
-      slots[base + Int(program.local(of: id).index)] = value
+      write(value, to: program.variable(of: id))
       return value
     case .call(_, let list):
       // Each argument is pushed as soon as it is evaluated; calls inside a later argument
-      // push their frames above it and pop them before returning.
+      // push their frames above it and pop them before returning. Arrays made for literal
+      // arguments live until the call returns.
       let argumentBase = slots.count
+      let arrayMark = arrays.count
+      defer { popArrays(to: arrayMark) }
       for argument in tree.arguments(list) {
         let value = try evaluate(argument)
         slots.append(value)
@@ -163,18 +185,56 @@ public final class Interpreter {
       return 0
     case .varIn(let index):
       let varIn = tree.varIn(index)
-      for (binding, local) in zip(tree.bindings(of: varIn), program.bindingLocals(of: varIn)) {
-        let initial = try evaluate(binding.initializer, or: 0)
-        slots[base + Int(local.index)] = initial
+      let arrayMark = arrays.count
+      defer { popArrays(to: arrayMark) }
+      for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
+        slots[base + Int(local.index)] = try value(of: binding)
       }
       return try evaluate(varIn.body)
+    case .element(let array, let index):
+      let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
+      let position = try checkedIndex(try evaluate(index), in: storage, of: array, at: id)
+      return storage.elements[position]
+    case .storeElement(let array, let index, let valueExpr):
+      let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
+      let indexValue = try evaluate(index)
+      let value = try evaluate(valueExpr)
+      storage.elements[try checkedIndex(indexValue, in: storage, of: array, at: id)] = value
+      return value
+    case .length:
+      return Double(arrays[ArrayHandle(read(program.variable(of: id))).index].count)
+    case .arrayLiteral, .string:
+      // An argument for an array parameter: a fresh array, freed when the call returns.
+      return try makeArray(from: id).slotValue
+    case .globalDeclaration(let index):
+      for binding in tree.bindings(tree.globalDeclaration(index)) {
+        let value = try value(of: binding)
+        guard let global = program.globals.lookup(binding.name) else { continue }
+        globalValues[Int(global.index)] = value
+      }
+      return 0
     case .error:
       preconditionFailure("a program with errors is never run")
     }
   }
 
+  /// The value of a variable: a local of the current frame, or a global.
+  private func read(_ variable: VariableReference) -> Double {
+    switch variable {
+    case .local(let local): slots[base + Int(local.index)]
+    case .global(let global): globalValues[Int(global.index)]
+    }
+  }
+
+  private func write(_ value: Double, to variable: VariableReference) {
+    switch variable {
+    case .local(let local): slots[base + Int(local.index)] = value
+    case .global(let global): globalValues[Int(global.index)] = value
+    }
+  }
+
   /// The value of an optional part (a loop's step, an initialiser), `absent` when missing.
-  private func evaluate(_ id: ExprID?, or absent: Double) throws(InterpreterError) -> Double {
+  func evaluate(_ id: ExprID?, or absent: Double) throws(InterpreterError) -> Double {
     guard let id else { return absent }
     return try evaluate(id)
   }

@@ -8,6 +8,8 @@ public enum Keyword: String, CaseIterable, Sendable {
   case `for`, `in`
   case `var`
   case binary, unary
+  /// `len(a)`, an array's length (SPEC §5).
+  case len
 
   /// How the keyword is written.
   public var spelling: String { rawValue }
@@ -16,7 +18,7 @@ public enum Keyword: String, CaseIterable, Sendable {
   /// when it starts a line.
   var canStartItem: Bool {
     switch self {
-    case .def, .extern, .if, .for, .var: true
+    case .def, .extern, .if, .for, .var, .len: true
     case .then, .else, .in, .binary, .unary: false
     }
   }

@@ -3,11 +3,15 @@ public enum TokenKind: Sendable, Hashable {
   case endOfFile
   case identifier
   case number
+  /// `"text"`, with escapes (`StringLiteral`).
+  case string
   /// A single operator character: any printable ASCII character that is not a letter, digit,
-  /// `_`, parenthesis, comma, semicolon or `#`.
+  /// `_`, parenthesis, bracket, comma, semicolon, `"` or `#`.
   case operatorChar
   case leftParen
   case rightParen
+  case leftBracket
+  case rightBracket
   case comma
   case semicolon
   case keyword(Keyword)
@@ -20,8 +24,9 @@ public enum TokenKind: Sendable, Hashable {
     case .endOfFile: "end"
     case .identifier: "identifier"
     case .number: "number"
+    case .string: "string"
     case .operatorChar: "operator"
-    case .leftParen, .rightParen, .comma, .semicolon: "punctuation"
+    case .leftParen, .rightParen, .leftBracket, .rightBracket, .comma, .semicolon: "punctuation"
     case .keyword: "keyword"
     case .invalid: "error"
     }
@@ -31,9 +36,9 @@ public enum TokenKind: Sendable, Hashable {
   /// it starts a line outside parentheses.
   var canStartItem: Bool {
     switch self {
-    case .identifier, .number, .operatorChar, .leftParen, .semicolon: true
+    case .identifier, .number, .string, .operatorChar, .leftParen, .leftBracket, .semicolon: true
     case .keyword(let keyword): keyword.canStartItem
-    case .endOfFile, .rightParen, .comma, .invalid: false
+    case .endOfFile, .rightParen, .rightBracket, .comma, .invalid: false
     }
   }
 }
@@ -52,6 +57,12 @@ public enum LexError: Sendable, Equatable {
   case nulCharacter
   /// A control character other than space, tab, CR and LF.
   case controlCharacter(UInt8)
+  /// A string literal without its closing `"` on the same line.
+  case unterminatedString
+  /// A `\` in a string literal not followed by `n`, `t`, `\\`, `"`, `0` or `x` and two hex
+  /// digits; the byte after the `\` (0 at the end of the input). Tokens are copied often,
+  /// so a lexical error carries no `String`.
+  case invalidEscape(UInt8)
 }
 
 /// One token: its kind, where it is, and whether a line break precedes it.
@@ -82,6 +93,8 @@ extension LexError {
     case .invalidUTF8(let byte): .invalidUTF8(byte)
     case .nulCharacter: .nulCharacter
     case .controlCharacter(let byte): .controlCharacter(byte)
+    case .unterminatedString: .unterminatedString
+    case .invalidEscape(let byte): .invalidEscape(byte == 0 ? "\\" : "\\" + String(UnicodeScalar(byte)))
     }
   }
 }

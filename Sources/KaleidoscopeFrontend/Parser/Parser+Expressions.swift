@@ -30,7 +30,9 @@ extension Parser {
         defer { nesting -= 1 }
         rhs = try parseBinaryOperations(minimumPrecedence: next > precedence ? precedence + 1 : precedence, lhs: rhs)
       }
-      if op == UInt8(ascii: "=") {
+      if op == UInt8(ascii: "="), case .element(let array, let index) = tree[lhs] {
+        lhs = tree.addStoreElement(array, index: index, value: rhs, at: tree.start(of: lhs))
+      } else if op == UInt8(ascii: "=") {
         lhs = tree.addAssign(target: lhs, value: rhs, at: opStart)
       } else {
         lhs = tree.addBinary(op, lhs: lhs, rhs: rhs, at: opStart)
@@ -77,12 +79,18 @@ extension Parser {
       return try parseFor()
     case .keyword(.var):
       return try parseVar()
+    case .keyword(.len):
+      return try parseLength()
+    case .leftBracket:
+      return try parseArrayLiteral()
+    case .string:
+      return parseString()
     case .invalid:
       // The lexer's error was reported when the token was read; stand in for the operand.
       let start = token.range.start
       advance()
       return tree.addError(at: start)
-    case .endOfFile, .operatorChar, .rightParen, .comma, .semicolon,
+    case .endOfFile, .operatorChar, .rightParen, .rightBracket, .comma, .semicolon,
       .keyword(.def), .keyword(.extern), .keyword(.then), .keyword(.else), .keyword(.in),
       .keyword(.binary), .keyword(.unary):
       if token.kind == .endOfFile { stoppedAtEndOfFile = true }
@@ -91,11 +99,12 @@ extension Parser {
     }
   }
 
-  /// ident | ident '(' ( expression ( ',' expression )* )? ')'
+  /// ident | ident '(' ( expression ( ',' expression )* )? ')' | ident '[' expression ']'
   private func parseIdentifierOrCall() throws -> ExprID {
     let nameRange = token.range
     let name = internCurrentName()
     advance()
+    if token.kind == .leftBracket { return try parseElement(of: name, at: nameRange) }
     guard token.kind == .leftParen else { return tree.addVariable(name, at: nameRange.start) }
     let open = token.range
     advance()
@@ -151,30 +160,117 @@ extension Parser {
     return tree.addForLoop(loop, at: forRange.start)
   }
 
-  /// 'var' ident ( '=' expression )? ( ',' ident ( '=' expression )? )* 'in' expression
+  /// 'var' binding ( ',' binding )* 'in' expression
   private func parseVar() throws -> ExprID {
     let varRange = token.range
     advance()
     let mark = pendingBindings.count
     defer { pendingBindings.removeLast(pendingBindings.count - mark) }
+    try parseBindings()
+    try expect(.keyword(.in), "'in' after the variables", notes: [Note(.openedHere("'var'"), in: file, at: varRange)])
+    let body = try parseNestedExpression()
+    return tree.addVarIn(pendingBindings[mark...], body: body, at: varRange.start)
+  }
+
+  /// binding ( ',' binding )*, pushed on `pendingBindings`.
+  func parseBindings() throws {
+    let mark = pendingBindings.count
     while true {
-      guard token.kind == .identifier else {
-        throw fail(expected: pendingBindings.count == mark ? "a variable name after 'var'" : "a variable name after ','")
-      }
-      let nameRange = token.range
-      let name = internCurrentName()
+      pendingBindings.append(try parseBinding(first: pendingBindings.count == mark))
+      guard token.kind == .comma else { return }
       advance()
+    }
+  }
+
+  /// binding ::= ident ( '=' expression )?
+  ///           | ident '[' expression ']'
+  ///           | ident '[' ']' '=' ( arraylit | string )
+  private func parseBinding(first: Bool) throws -> VarBinding {
+    guard token.kind == .identifier else {
+      throw fail(expected: first ? "a variable name after 'var'" : "a variable name after ','")
+    }
+    let nameRange = token.range
+    let name = internCurrentName()
+    advance()
+    guard token.kind == .leftBracket else {
       var initializer: ExprID?
       if isOperator("=") {
         advance()
         initializer = try parseNestedExpression()
       }
-      pendingBindings.append(VarBinding(name: name, nameRange: nameRange, initializer: initializer))
-      guard token.kind == .comma else { break }
-      advance()
+      return VarBinding(name: name, nameRange: nameRange, value: .number(initializer: initializer))
     }
-    try expect(.keyword(.in), "'in' after the variables", notes: [Note(.openedHere("'var'"), in: file, at: varRange)])
-    let body = try parseNestedExpression()
-    return tree.addVarIn(pendingBindings[mark...], body: body, at: varRange.start)
+    let open = token.range
+    advance()
+    if token.kind == .rightBracket {
+      advance()
+      try expectOperator("=", "'=' and the array's elements after '[]'")
+      let elements: ExprID
+      switch token.kind {
+      case .leftBracket: elements = try parseArrayLiteral()
+      case .string: elements = parseString()
+      default: throw fail(expected: "an array literal or a string after '[] ='")
+      }
+      return VarBinding(name: name, nameRange: nameRange, value: .elements(elements))
+    }
+    let count = try parseNestedExpression()
+    try expect(.rightBracket, "']' after the array's size", notes: [Note(.openedHere("'['"), in: file, at: open)])
+    if isOperator("=") {
+      report(.sizedArrayInitializer, at: token.range)
+      throw SyntaxError()
+    }
+    return VarBinding(name: name, nameRange: nameRange, value: .zeros(count: count))
+  }
+
+  /// ident '[' expression ']', after the identifier.
+  private func parseElement(of array: Name, at nameRange: SourceRange) throws -> ExprID {
+    let open = token.range
+    advance()
+    let index = try parseNestedExpression()
+    try expect(.rightBracket, "']' after the index", notes: [Note(.openedHere("'['"), in: file, at: open)])
+    if token.kind == .leftBracket {
+      report(.oneDimension(file.text(in: nameRange)), at: token.range)
+      throw SyntaxError()
+    }
+    return tree.addElement(array, index: index, at: nameRange.start)
+  }
+
+  /// 'len' '(' ident ')'
+  private func parseLength() throws -> ExprID {
+    advance()
+    try expect(.leftParen, "'(' after 'len'")
+    let open = previousTokenEnd - 1
+    guard token.kind == .identifier else { throw fail(expected: "the name of an array in 'len(...)'") }
+    let array = internCurrentName()
+    // The node's token is the name, where a misuse is reported.
+    let nameStart = token.range.start
+    advance()
+    try expect(.rightParen, "')'", notes: [Note(.openedHere("'('"), in: file, at: SourceRange(start: open, end: open + 1))])
+    return tree.addLength(array, at: nameStart)
+  }
+
+  /// arraylit ::= '[' ( expression ( ',' expression )* ','? )? ']'
+  private func parseArrayLiteral() throws -> ExprID {
+    let open = token.range
+    advance()
+    let mark = pendingArguments.count
+    defer { pendingArguments.removeLast(pendingArguments.count - mark) }
+    while token.kind != .rightBracket {
+      pendingArguments.append(try parseNestedExpression())
+      if token.kind == .comma {
+        advance()
+      } else if token.kind != .rightBracket {
+        throw fail(expected: "',' or ']' in the array literal", notes: [Note(.openedHere("'['"), in: file, at: open)])
+      }
+    }
+    advance()
+    return tree.addArrayLiteral(pendingArguments[mark...], at: open.start)
+  }
+
+  /// string ::= '"' ( char | escape )* '"'
+  private func parseString() -> ExprID {
+    let range = token.range
+    advance()
+    return tree.addString(StringLiteral.bytes(of: bytes[range.start..<range.end]), at: range.start)
   }
 }

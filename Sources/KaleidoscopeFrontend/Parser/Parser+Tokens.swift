@@ -56,9 +56,22 @@ extension Parser {
   func fail(expected what: String, notes: [Note] = []) -> SyntaxError {
     if token.kind == .endOfFile { stoppedAtEndOfFile = true }
     if token.kind != .invalid {
+      // `len` was a free name before arrays; say why it no longer is.
+      let notes = token.kind == .keyword(.len) ? notes + [Note(.lenIsBuiltIn)] : notes
       report(.expected(what, found: describe(token)), at: expectationRange, notes: notes)
     }
     return SyntaxError()
+  }
+
+  /// `[`, `]` or `"` where an operator character is expected: they were operator characters
+  /// before arrays and strings, and programs written then may use them.
+  func formerOperatorCharacter() -> String? {
+    switch token.kind {
+    case .leftBracket: "["
+    case .rightBracket: "]"
+    case .string, .invalid where bytes[token.range.start] == UInt8(ascii: "\""): "\""
+    default: nil
+    }
   }
 
   /// Where to point for something missing: at the token found, or, when that token is on a
@@ -94,7 +107,9 @@ extension Parser {
     case .endOfFile: return "end of file"
     case .identifier: return "identifier '\(text)'"
     case .number: return "number '\(text)'"
-    case .keyword, .operatorChar, .leftParen, .rightParen, .comma, .semicolon, .invalid: return "'\(text)'"
+    case .string: return "string \(text)"
+    case .keyword, .operatorChar, .leftParen, .rightParen, .leftBracket, .rightBracket, .comma, .semicolon, .invalid:
+      return "'\(text)'"
     }
   }
 }

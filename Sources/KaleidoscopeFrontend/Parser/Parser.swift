@@ -122,7 +122,7 @@ public final class Parser {
     }
   }
 
-  /// item ::= 'def' prototype expression | 'extern' prototype | expression | ';'
+  /// item ::= 'def' prototype expression | 'extern' prototype | global | expression | ';'
   private func parseItem() throws {
     switch token.kind {
     case .semicolon:
@@ -132,6 +132,8 @@ public final class Parser {
     case .keyword(.extern):
       advance()
       tree.items.append(.external(try parsePrototype()))
+    case .keyword(.var):
+      try parseVarItem()
     default:
       tree.items.append(.expression(try parseExpression()))
     }
@@ -167,6 +169,10 @@ public final class Parser {
     case .keyword(let keyword) where keyword == .unary || keyword == .binary:
       advance()
       guard token.kind == .operatorChar else {
+        if let former = formerOperatorCharacter() {
+          report(.noLongerAnOperator(former), at: .point(token.range.start))
+          throw SyntaxError()
+        }
         throw fail(expected: "an operator character after '\(keyword.spelling)'")
       }
       let op = bytes[token.range.start]
@@ -199,13 +205,21 @@ public final class Parser {
     return Int(value)
   }
 
-  /// params ::= ( ident ( ','? ident )* )?  inside parentheses.
+  /// params ::= ( param ( ','? param )* )?  inside parentheses
+  /// param  ::= ident | ident '[' ']'
   private func parseParameters() throws -> [Parameter] {
     try expect(.leftParen, "'(' in the prototype")
     var parameters: [Parameter] = []
     while token.kind == .identifier {
-      parameters.append(Parameter(name: internCurrentName(), range: token.range))
+      var parameter = Parameter(name: internCurrentName(), range: token.range)
       advance()
+      if token.kind == .leftBracket {
+        advance()
+        try expect(.rightBracket, "']' after '[' in an array parameter")
+        parameter.kind = .array
+        parameter.range = SourceRange(start: parameter.range.start, end: previousTokenEnd)
+      }
+      parameters.append(parameter)
       if token.kind == .comma {
         advance()
         guard token.kind == .identifier else { throw fail(expected: "a parameter name after ','") }
@@ -215,6 +229,24 @@ public final class Parser {
     return parameters
   }
 
+  /// item ::= 'var' binding ( ',' binding )* ( 'in' expression )?
+  ///
+  /// With `in`, a top-level `var ... in` expression; without it, a declaration of globals.
+  private func parseVarItem() throws {
+    let varRange = token.range
+    advance()
+    let mark = pendingBindings.count
+    defer { pendingBindings.removeLast(pendingBindings.count - mark) }
+    try parseBindings()
+    if token.kind == .keyword(.in) {
+      advance()
+      let body = try parseExpression()
+      tree.items.append(.expression(tree.addVarIn(pendingBindings[mark...], body: body, at: varRange.start)))
+    } else {
+      tree.items.append(.globals(tree.addGlobalDeclaration(pendingBindings[mark...], at: varRange.start)))
+    }
+  }
+
   /// Operator prototypes need the right number of parameters, may not redefine the built-in
   /// binary operators, and make a binary operator usable in the text that follows.
   private func checkOperatorPrototype(_ prototype: Prototype) {
@@ -222,10 +254,16 @@ public final class Parser {
     case .function:
       return
     case .unaryOperator:
+      if let array = prototype.parameters.first(where: { $0.kind == .array }) {
+        report(.operatorTakesNumbers, at: array.range)
+      }
       if prototype.arity != 1 {
         report(.operatorArity(kind: .unary, given: prototype.arity), at: prototype.range)
       }
     case .binaryOperator(let op, let precedence):
+      if let array = prototype.parameters.first(where: { $0.kind == .array }) {
+        report(.operatorTakesNumbers, at: array.range)
+      }
       if OperatorTable.isBuiltinBinary(op) {
         // The tutorial's chapter 6 defines `binary =` as equality; here `=` assigns.
         let notes = op == UInt8(ascii: "=") ? [Note(.assignmentIsBuiltIn)] : []

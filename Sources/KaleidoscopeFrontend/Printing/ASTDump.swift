@@ -48,9 +48,12 @@ public enum ASTDump {
         return "Extern \(tree.describe(prototype)) \(at(prototype.range, tree))"
       case .expression(let id):
         return "TopLevelExpr \(at(tree.range(of: id), tree))"
+      case .globals(let id):
+        return "Globals \(at(tree.range(of: id), tree))"
       }
     case .binding(let binding):
-      return "Var \(tree.text(binding.name)) \(at(binding.nameRange, tree))"
+      let array = binding.kind == .array ? "[]" : ""
+      return "Var \(tree.text(binding.name))\(array) \(at(binding.nameRange, tree))"
     case .loopVariable(let loop):
       return "LoopVar \(tree.text(loop.variable)) \(at(loop.variableRange, tree))"
     case .expr(let id):
@@ -69,6 +72,12 @@ public enum ASTDump {
     case .ifElse: "If"
     case .forLoop: "For"
     case .varIn: "VarIn"
+    case .element(let array, _): "Element \(tree.text(array))"
+    case .storeElement(let array, _, _): "StoreElement \(tree.text(array))"
+    case .length(let array): "Length \(tree.text(array))"
+    case .arrayLiteral: "ArrayLiteral"
+    case .string: "String \(tree.spelling(of: id))"
+    case .globalDeclaration: "GlobalVar"
     case .error: "Error"
     }
   }

@@ -54,26 +54,39 @@ public enum ASTTreeDrawing {
       case .brokenDefinition(let prototype): return "def \(tree.describe(prototype)) (invalid)"
       case .external(let prototype): return "extern \(tree.describe(prototype))"
       case .expression: return "top-level"
+      case .globals: return "var"
       }
-    case .binding(let binding): return "\(tree.text(binding.name))="
+    case .binding(let binding):
+      switch binding.value {
+      case .number: return "\(tree.text(binding.name))="
+      case .zeros: return "\(tree.text(binding.name))[]"
+      case .elements: return "\(tree.text(binding.name))[]="
+      }
     case .loopVariable(let loop): return "\(tree.text(loop.variable))="
     case .expr(let id):
       switch tree[id] {
       case .call(let callee, _): return "\(tree.text(callee))()"
       case .ifElse: return "if"
       case .forLoop: return "for"
-      case .varIn: return "var"
+      case .varIn, .globalDeclaration: return "var"
+      case .element(let array, _): return "\(tree.text(array))[]"
+      case .storeElement(let array, _, _): return "\(tree.text(array))[]="
+      case .length(let array): return "len(\(tree.text(array)))"
+      case .arrayLiteral: return "[...]"
       case .error: return "<error>"
-      case .number, .variable, .unary, .binary, .assign: return tree.spelling(of: id)
+      case .number, .variable, .unary, .binary, .assign, .string: return tree.spelling(of: id)
       }
     }
   }
 
   /// Draws a node over its children. Depth is bounded by `maxNodes`.
   static func box(_ node: SyntaxNode, in tree: SyntaxTree) -> Box {
-    // A top-level expression is drawn as the expression itself.
-    if case .item(let index) = node.reference, case .expression(let id) = tree.items[index] {
-      return box(SyntaxNode(.expr(id)), in: tree)
+    // A top-level expression or declaration is drawn as its node.
+    if case .item(let index) = node.reference {
+      switch tree.items[index] {
+      case .expression(let id), .globals(let id): return box(SyntaxNode(.expr(id)), in: tree)
+      case .definition, .external, .brokenDefinition: break
+      }
     }
     let text = Array(label(of: node, in: tree).utf8)
     let children = tree.children(of: node).map { box($0, in: tree) }

@@ -19,8 +19,16 @@ public struct Local: Sendable, Equatable {
 
   public var name: Name
   public var kind: Kind
+  /// Whether it holds a number or an array.
+  public var valueKind: NameKind
   /// Where it is declared.
   public var range: SourceRange
+}
+
+/// What a variable's name refers to: a local of the body, or a global.
+public enum VariableReference: Sendable, Equatable {
+  case local(LocalID)
+  case global(GlobalID)
 }
 
 /// Code to compile: a function definition or a top-level expression, with its locals resolved.
@@ -29,12 +37,14 @@ public struct CheckedBody: Sendable {
   public enum Kind: Sendable, Equatable {
     /// A `def`, defining the function `FunctionID`.
     case function(FunctionID)
-    /// The `index`-th top-level expression of the file (0-based).
+    /// The `index`-th top-level expression of the file (0-based); its value is printed.
     case topLevel(index: Int)
+    /// The `index`-th declaration of globals (0-based): runs its initialisers.
+    case globalDeclaration(index: Int)
   }
 
   public var kind: Kind
-  /// The root expression.
+  /// The root expression (for a declaration of globals, its `.globalDeclaration` node).
   public var body: ExprID
   /// Parameters first, then every `var` and loop variable.
   public var locals: [Local]
@@ -54,20 +64,32 @@ public struct CheckedBody: Sendable {
 public struct CheckedProgram: Sendable {
   public let tree: SyntaxTree
   public let functions: FunctionTable
+  public let globals: GlobalTable
   /// Definitions and top-level expressions, in source order.
   public let bodies: [CheckedBody]
-  /// Per expression: the local a `.variable` reads or an assignment writes, or the function
-  /// a `.call` or user-defined operator calls; -1 where nothing is referred to (built-in
-  /// operators, literals).
+  /// Per expression: the variable a `.variable`, `.assign`, `.element`, `.storeElement` or
+  /// `.length` refers to (a local's index, or `-2 - index` for a global), the loop variable of
+  /// a `.forLoop`, or the function a `.call` or user-defined operator calls; -1 where
+  /// nothing is referred to (built-in operators, literals).
   let resolutions: [Int32]
   /// The local each `var` binding declares, by its index in the tree's binding table.
   let bindingLocals: [LocalID]
 
   public var file: SourceFile { tree.file }
 
-  /// The local that a `.variable` node names.
-  public func local(of id: ExprID) -> LocalID {
-    LocalID(index: resolutions[Int(id.index)])
+  /// What the name of a `.variable`, `.assign`, `.element`, `.storeElement` or `.length`
+  /// node refers to.
+  public func variable(of id: ExprID) -> VariableReference {
+    let value = resolutions[Int(id.index)]
+    return value >= 0 ? .local(LocalID(index: value)) : .global(GlobalID(index: -2 - value))
+  }
+
+  /// How `resolutions` stores a variable reference.
+  static func encode(_ reference: VariableReference) -> Int32 {
+    switch reference {
+    case .local(let local): local.index
+    case .global(let global): -2 - global.index
+    }
   }
 
   /// The loop variable of a `.forLoop` node.
@@ -78,7 +100,7 @@ public struct CheckedProgram: Sendable {
   /// The locals a `var ... in`'s bindings declare, in order (parallel to
   /// `tree.bindings(of:)`).
   public func bindingLocals(of varIn: VarIn) -> ArraySlice<LocalID> {
-    bindingLocals[varIn.bindingIndices]
+    bindingLocals[varIn.bindings.indices]
   }
 
   /// The function a call or user-defined operator node calls; `nil` for a built-in operator.
@@ -116,8 +138,9 @@ public struct CheckedProgram: Sendable {
     return bodies.indices.filter { reached[$0] }.map { bodies[$0] }
   }
 
-  /// The top-level expressions, in order.
-  public var topLevelBodies: [CheckedBody] {
-    bodies.filter { if case .topLevel = $0.kind { true } else { false } }
+  /// What running the program executes, in order: the top-level expressions and the
+  /// declarations of globals.
+  public var entryBodies: [CheckedBody] {
+    bodies.filter { $0.function == nil }
   }
 }

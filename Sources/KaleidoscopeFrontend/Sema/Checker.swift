@@ -8,6 +8,10 @@
 /// generation needs is recorded on the way: what every name refers to, each `var` binding's
 /// local, and each body's callees.
 ///
+/// Every name is a number or an array, known from its declaration (SPEC §5); each
+/// expression is checked in a context that expects one or the other, so a misuse is reported
+/// where it is written.
+///
 /// The checker is split by job: item handling here, declarations in
 /// `Checker+Declarations.swift`, expressions and scopes in `Checker+Expressions.swift`, name
 /// resolution and what is put off in `Checker+Resolution.swift`.
@@ -19,6 +23,7 @@ struct Checker {
   /// Whether what code generation needs is recorded (`Frontend.Retention.program`).
   let records: Bool
   var functions: FunctionTable
+  var globals: GlobalTable
   var diagnostics = DiagnosticBag()
   var bodies: [CheckedBody] = []
   /// Per expression node: see `CheckedProgram.resolutions`.
@@ -29,6 +34,8 @@ struct Checker {
   /// Whether each function (by `FunctionID.index`) is defined, not just declared, in this
   /// file, so a second `def` is caught.
   var definedHere: [Bool]
+  /// Whether each global (by `GlobalID.index`) is declared in this file.
+  var globalDeclaredHere: [Bool]
   /// The binary operators this file defines, by character, for the "defined later" note.
   var binaryDefinitionRanges: [UInt8: SourceRange] = [:]
   /// The `unary`/`binary` function of each operator character, -1 if none; kept up to date
@@ -37,8 +44,9 @@ struct Checker {
   var binaryFunctions = [Int32](repeating: -1, count: 128)
   /// Uses of functions and operators put off until the whole file is declared.
   var deferred: [DeferredUse] = []
-  /// How many top-level expressions have been checked.
+  /// How many top-level expressions and declarations of globals have been checked.
   var topLevelCount = 0
+  var globalDeclarationCount = 0
 
   // Per-body state.
   /// The index the body being checked will have in `bodies`; nil when it is not kept.
@@ -54,10 +62,12 @@ struct Checker {
   /// Scratch stack for walking chains of binary operators.
   var spine: [ExprID] = []
 
-  init(file: SourceFile, functions: FunctionTable, mode: Frontend.Mode, records: Bool) {
+  init(file: SourceFile, functions: FunctionTable, globals: GlobalTable, mode: Frontend.Mode, records: Bool) {
     self.tree = SyntaxTree(file: file)
     self.functions = functions
+    self.globals = globals
     self.definedHere = [Bool](repeating: false, count: functions.symbols.count)
+    self.globalDeclaredHere = [Bool](repeating: false, count: globals.symbols.count)
     self.mode = mode
     self.records = records
     // Operators declared before this file (a REPL session's): the newest of each, as by name.
@@ -85,6 +95,13 @@ struct Checker {
       case .expression(let root):
         checkBody(root, parameters: [], kind: .topLevel(index: topLevelCount), range: self.tree.range(of: root), keep: true)
         topLevelCount += 1
+      case .globals(let root):
+        guard case .globalDeclaration(let index) = self.tree[root] else { continue }
+        for binding in self.tree.bindings(self.tree.globalDeclaration(index)) { declareGlobal(binding) }
+        checkBody(
+          root, parameters: [], kind: .globalDeclaration(index: globalDeclarationCount), range: self.tree.range(of: root),
+          keep: true)
+        globalDeclarationCount += 1
       }
     }
   }
@@ -106,7 +123,8 @@ struct Checker {
     for use in deferred { resolveAtEnd(use) }
     deferred = []
     return CheckedProgram(
-      tree: tree, functions: functions, bodies: bodies, resolutions: resolutions, bindingLocals: bindingLocals)
+      tree: tree, functions: functions, globals: globals, bodies: bodies, resolutions: resolutions,
+      bindingLocals: bindingLocals)
   }
 
   // MARK: - Bodies
@@ -121,7 +139,7 @@ struct Checker {
     currentBody = keep && records ? bodies.count : nil
     let mark = scopeLog.count
     for parameter in parameters {
-      bind(parameter.name, kind: .parameter, range: parameter.range)
+      bind(parameter.name, kind: .parameter, valueKind: parameter.kind, range: parameter.range)
     }
     check(root)
     unbind(to: mark)
@@ -139,5 +157,9 @@ struct Checker {
 
   func note(_ message: DiagnosticMessage, at symbol: FunctionSymbol) -> Note {
     Note(message, in: symbol.file, at: symbol.prototype.nameRange)
+  }
+
+  func note(_ message: DiagnosticMessage, at symbol: GlobalSymbol) -> Note {
+    Note(message, in: symbol.file, at: symbol.range)
   }
 }

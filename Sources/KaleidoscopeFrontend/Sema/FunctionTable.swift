@@ -38,6 +38,9 @@ public struct FunctionTable: Sendable {
   /// The arity of each function, kept apart from the symbols so that checking a call reads
   /// four bytes, not a whole symbol.
   private var arities: [Int32] = []
+  /// Which parameters of each function are arrays, a bit each (the first 64; a function with
+  /// more keeps the rest in its prototype), for the same reason.
+  private var arrayParameters: [UInt64] = []
   /// The function of each name, indexed by `Name.index`; -1 where none.
   private var idsByName: [Int32] = []
 
@@ -47,6 +50,19 @@ public struct FunctionTable: Sendable {
 
   /// A function's number of parameters, without copying its symbol.
   public func arity(of id: FunctionID) -> Int { Int(arities[Int(id.index)]) }
+
+  /// Whether parameter `index` of a function takes an array, without copying its symbol.
+  public func takesArray(_ id: FunctionID, parameter index: Int) -> Bool {
+    index < 64 ? arrayParameters[Int(id.index)] & (1 << index) != 0 : symbols[Int(id.index)].prototype.parameters[index].kind == .array
+  }
+
+  private static func arrayBits(_ prototype: Prototype) -> UInt64 {
+    var bits: UInt64 = 0
+    for (index, parameter) in prototype.parameters.prefix(64).enumerated() where parameter.kind == .array {
+      bits |= 1 << index
+    }
+    return bits
+  }
 
   public func lookup(_ name: Name) -> FunctionID? {
     let index = Int(name.index)
@@ -61,6 +77,7 @@ public struct FunctionTable: Sendable {
     let id = FunctionID(index: Int32(symbols.count))
     symbols.append(symbol)
     arities.append(Int32(symbol.arity))
+    arrayParameters.append(Self.arrayBits(symbol.prototype))
     let index = Int(symbol.name.index)
     if index >= idsByName.count {
       idsByName.append(contentsOf: repeatElement(-1, count: index + 1 - idsByName.count))
@@ -72,5 +89,6 @@ public struct FunctionTable: Sendable {
   mutating func update(_ id: FunctionID, _ change: (inout FunctionSymbol) -> Void) {
     change(&symbols[Int(id.index)])
     arities[Int(id.index)] = Int32(symbols[Int(id.index)].arity)
+    arrayParameters[Int(id.index)] = Self.arrayBits(symbols[Int(id.index)].prototype)
   }
 }

@@ -41,12 +41,45 @@ void ks_catch_interrupts(void);
 /* Whether SIGINT arrived since the last call (outside running code); clears it. */
 int ks_take_interrupt(void);
 
+/* Arrays: `count` zero-filled doubles, or NULL when memory runs out; and their release. */
+double *ks_array_new(uint64_t count);
+void ks_array_free(double *elements);
+
+/* The located runtime errors of arrays (SPEC §5). */
+enum {
+  KS_INDEX_NOT_WHOLE = 0,     /* value: the index */
+  KS_INDEX_OUT_OF_BOUNDS = 1, /* value: the index; length: the array's */
+  KS_BAD_SIZE = 2,            /* value: the size asked for */
+  KS_OUT_OF_MEMORY = 3,       /* value: the size asked for */
+};
+/* Writes the one-line message ("SITE: runtime error: ...\n") for an error of `kind` into
+ * buffer, as snprintf does; every engine's message comes from here. */
+int ks_describe_array_error(char *buffer, size_t size, int kind, const char *site, const char *name, double value,
+                            uint64_t length);
+/* Reports an error of `kind` and stops as a fault does. `site_and_name` is "FILE:LINE:COL",
+ * a NUL, then the array's name. */
+void ks_array_error(int kind, const char *site_and_name, double value, uint64_t length) __attribute__((noreturn));
+
+/* For compiled code: a new array of `size` zeros, after checking that the size is a whole
+ * number from 0 to 2^32-1 (else the located error, as ks_array_error). */
+double *ks_array_make(double size, const char *site_and_name);
+/* For compiled code: the located error for an index that is not a whole number or is out of
+ * bounds; stops as ks_array_error. */
+void ks_index_error(const char *site_and_name, double index, uint64_t length) __attribute__((noreturn));
+
+/* The next byte of standard input, or -1 at its end. */
+double getchard(void);
+/* The next whitespace-separated number on standard input; at its end, or on a word that is
+ * not a number, a runtime error. */
+double readd(void);
+
 /* The address of the caller's frame on the machine stack. Unlike the address of a Swift
  * local, which AddressSanitizer may move to a heap "fake stack", this is where the stack
  * really is: the interpreter's overflow check measures with it. */
 const void *ks_stack_address(void);
 
-/* The text of runtime.c, for compiling it into executables. */
+/* The text of runtime.c and of this header, for compiling the runtime into executables. */
 const char *ks_runtime_source(void);
+const char *ks_runtime_header(void);
 
 #endif

@@ -1,0 +1,163 @@
+import CLLVM
+import KaleidoscopeFrontend
+
+/// Arrays and globals in IR (SPEC §5): where each variable lives, arrays made and freed
+/// through the runtime, and the checked element access.
+extension IRGenerator {
+  /// Where a variable lives: its alloca, or its global.
+  func storage(of variable: VariableReference) -> LLVMValueRef {
+    switch variable {
+    case .local(let local): locals[Int(local.index)]
+    case .global(let global): globalVariable(global)
+    }
+  }
+
+  /// The LLVM global of a Kaleidoscope global, declared on first use: a `double`, or an
+  /// array's `{ ptr, i64 }`, zero (an empty array) until its declaration runs.
+  func globalVariable(_ id: GlobalID) -> LLVMValueRef {
+    if let existing = globals[Int(id.index)] { return existing }
+    let symbol = program.globals[id]
+    let type = symbol.kind == .number ? double : arrayType
+    let value: LLVMValueRef
+    switch linking {
+    case .wholeProgram(let exported):
+      value = LLVMAddGlobal(module.reference, type, Self.definitionName(symbol.spelling))
+      LLVMSetInitializer(value, LLVMConstNull(type))
+      if !exported { LLVMSetLinkage(value, LLVMInternalLinkage) }
+      debugInfo?.global(value, name: symbol.spelling, kind: symbol.kind, at: symbol.range.start, isLocal: !exported)
+    case .interactive(let names):
+      let name = names.global(symbol.spelling)
+      value = LLVMGetNamedGlobal(module.reference, name) ?? LLVMAddGlobal(module.reference, type, name)
+      if names.definesGlobal(symbol.spelling) { LLVMSetInitializer(value, LLVMConstNull(type)) }
+    }
+    globals[Int(id.index)] = value
+    return value
+  }
+
+  func storeArray(elements: LLVMValueRef, count: LLVMValueRef, into storage: LLVMValueRef) {
+    let b = builder.reference
+    LLVMBuildStore(b, elements, LLVMBuildStructGEP2(b, arrayType, storage, 0, ""))
+    LLVMBuildStore(b, count, LLVMBuildStructGEP2(b, arrayType, storage, 1, ""))
+  }
+
+  func loadArray(from storage: LLVMValueRef) -> (elements: LLVMValueRef, count: LLVMValueRef) {
+    let b = builder.reference
+    let elements = LLVMBuildLoad2(b, pointer, LLVMBuildStructGEP2(b, arrayType, storage, 0, ""), "elements")!
+    let count = LLVMBuildLoad2(b, int64, LLVMBuildStructGEP2(b, arrayType, storage, 1, ""), "count")!
+    return (elements, count)
+  }
+
+  /// The address of element `index` of the array the node at `node` accesses, once the index
+  /// is known to be a whole number below the array's count; otherwise the runtime reports
+  /// the located error and stops (a cold block ending in `unreachable`).
+  ///
+  /// The index is converted with saturation (defined for every double) and converted back:
+  /// only a whole number survives the round trip, and the unsigned comparison with the
+  /// count then also rejects a negative one.
+  func elementPointer(of array: Name, at index: LLVMValueRef, node: ExprID) -> LLVMValueRef {
+    let b = builder.reference
+    let (elements, count) = loadArray(from: storage(of: program.variable(of: node)))
+    let position = callIntrinsic("llvm.fptosi.sat", overloads: [int64, double], [index], "position")
+    let whole = LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildSIToFP(b, position, double, ""), index, "whole")
+    let inBounds = LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds")
+    let valid = LLVMBuildAnd(b, whole, inBounds, "valid")
+    let ok = block("index.ok")
+    let error = block("index.error")
+    LLVMBuildCondBr(b, valid, ok, error)
+    LLVMPositionBuilderAtEnd(b, error)
+    let report = runtimeFunction(
+      "ks_index_error", returning: LLVMVoidTypeInContext(context), parameters: [pointer, double, int64],
+      attributes: ["noreturn", "cold", "nounwind"])
+    callRuntime(report, [site(tree.start(of: node), name: tree.text(array)), index, count])
+    LLVMBuildUnreachable(b)
+    LLVMPositionBuilderAtEnd(b, ok)
+    var indices: [LLVMValueRef?] = [position]
+    return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
+  }
+
+  /// A new array of `size` zeros (a `double`): the runtime checks the size and allocates, or
+  /// reports the located error and stops.
+  func makeArray(size: LLVMValueRef, name: String, at start: Int) -> (elements: LLVMValueRef, count: LLVMValueRef) {
+    let make = runtimeFunction("ks_array_make", returning: pointer, parameters: [double, pointer], attributes: ["nounwind"])
+    let elements = callRuntime(make, [size, site(start, name: name)], "elements")
+    // The runtime has checked that the size is a whole number that fits.
+    let count = LLVMBuildFPToUI(builder.reference, size, int64, "count")!
+    return (elements, count)
+  }
+
+  /// A new array holding an array literal's values or a string's bytes.
+  func makeArray(fromLiteral literal: ExprID, name: String, at start: Int) -> (elements: LLVMValueRef, count: LLVMValueRef) {
+    let b = builder.reference
+    switch tree[literal] {
+    case .arrayLiteral(let list):
+      // The elements are evaluated before the array is made, as the interpreter does.
+      let values = tree.arguments(list).map { emit($0) }
+      let array = makeArray(size: LLVMConstReal(double, Double(values.count)), name: name, at: start)
+      for (offset, value) in values.enumerated() {
+        var indices: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(offset), 0)]
+        LLVMBuildStore(b, value, LLVMBuildInBoundsGEP2(b, double, array.elements, &indices, 1, ""))
+      }
+      return array
+    case .string(let index):
+      let bytes = tree.string(index)
+      let array = makeArray(size: LLVMConstReal(double, Double(bytes.count)), name: name, at: start)
+      if !bytes.isEmpty {
+        var values: [LLVMValueRef?] = bytes.map { LLVMConstReal(double, Double($0)) }
+        let constant = LLVMConstArray2(double, &values, UInt64(values.count))!
+        let text = LLVMAddGlobal(module.reference, LLVMTypeOf(constant), "string")!
+        LLVMSetInitializer(text, constant)
+        LLVMSetGlobalConstant(text, 1)
+        LLVMSetLinkage(text, LLVMPrivateLinkage)
+        LLVMBuildMemCpy(b, array.elements, 8, text, 8, LLVMConstInt(int64, UInt64(bytes.count * 8), 0))
+      }
+      return array
+    default:
+      preconditionFailure("sema makes arrays only from literals and strings")
+    }
+  }
+
+  func freeArray(_ elements: LLVMValueRef) {
+    let free = runtimeFunction("ks_array_free", returning: LLVMVoidTypeInContext(context), parameters: [pointer], attributes: ["nounwind"])
+    callRuntime(free, [elements])
+  }
+
+  /// Stores what a `var` binding makes into `storage` (its alloca or global): a number, or a
+  /// new array, whose elements are returned for the caller to free when their scope ends.
+  @discardableResult
+  func emitValue(of binding: VarBinding, into storage: LLVMValueRef) -> LLVMValueRef? {
+    let array: (elements: LLVMValueRef, count: LLVMValueRef)
+    switch binding.value {
+    case .number(let initializer):
+      LLVMBuildStore(builder.reference, initializer.map { emit($0) } ?? LLVMConstReal(double, 0), storage)
+      return nil
+    case .zeros(let count):
+      array = makeArray(size: emit(count), name: tree.text(binding.name), at: binding.nameRange.start)
+    case .elements(let literal):
+      array = makeArray(fromLiteral: literal, name: tree.text(binding.name), at: binding.nameRange.start)
+    }
+    storeArray(elements: array.elements, count: array.count, into: storage)
+    return array.elements
+  }
+
+  /// A constant "FILE:LINE:COL", a NUL, then `name`: where a runtime error is, for the runtime.
+  func site(_ start: Int, name: String) -> LLVMValueRef {
+    let text = "\(program.file.name):\(program.file.location(of: start))\0\(name)"
+    let constant = text.withCString { LLVMConstStringInContext2(context, $0, text.utf8.count, 0)! }
+    let global = LLVMAddGlobal(module.reference, LLVMTypeOf(constant), "site")!
+    LLVMSetInitializer(global, constant)
+    LLVMSetGlobalConstant(global, 1)
+    LLVMSetLinkage(global, LLVMPrivateLinkage)
+    LLVMSetUnnamedAddress(global, LLVMGlobalUnnamedAddr)
+    return global
+  }
+
+  /// Calls an LLVM intrinsic, overloaded on `overloads`.
+  func callIntrinsic(_ name: String, overloads: [LLVMTypeRef], _ arguments: [LLVMValueRef], _ result: String) -> LLVMValueRef {
+    let id = LLVMLookupIntrinsicID(name, name.utf8.count)
+    var types = overloads.map { Optional($0) }
+    let declaration = LLVMGetIntrinsicDeclaration(module.reference, id, &types, types.count)!
+    let type = LLVMIntrinsicGetType(context, id, &types, types.count)!
+    var values = arguments.map { Optional($0) }
+    return LLVMBuildCall2(builder.reference, type, declaration, &values, UInt32(values.count), result)
+  }
+}
