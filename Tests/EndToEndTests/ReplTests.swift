@@ -70,4 +70,46 @@ struct ReplTests {
     #expect(output.stdout == "5\n")
     #expect(output.stderr.contains("error: conflicting declaration of 'f' with 2 parameters (previously 1)"))
   }
+
+  /// Globals keep their values between inputs; a new declaration of the same kind gives a
+  /// global a new value or a new array, which functions defined earlier see.
+  @Test func globalsPersistAndRedeclarationsReachEarlierFunctions() throws {
+    let output = try session(
+      """
+      var count = 3, items[4]
+      def total() var s = 0 in (for i = 0, i < len(items) in s = s + items[i]) + s
+      items[1] = count
+      total()
+      var items[] = [10, 20]
+      total() + count
+
+      """)
+    #expect(output.stdout == "3\n3\n33\n")
+    #expect(output.stderr.isEmpty)
+  }
+
+  @Test func defsAndTypeShowGlobals() throws {
+    let output = try session("var n = 2.5, squares[] = [0, 1, 4, 9, 16, 25, 36, 49, 64, 81]\n:defs\n:type squares\n:type n\n")
+    #expect(
+      output.stdout == """
+        var n = 2.5
+        var squares[10] = [0, 1, 4, 9, 16, 25, 36, 49, ...]
+        var squares[10]    # declared at <repl>:1:14
+        var n = 2.5    # declared at <repl>:1:5
+
+        """)
+  }
+
+  @Test func aGlobalCannotChangeKind() throws {
+    let output = try session("var a[2]\nvar a = 1\nlen(a)\n")
+    #expect(output.stdout == "2\n")
+    #expect(output.stderr.hasPrefix("<repl>:1:5: error: 'a' is a global array and cannot become a number\n"))
+  }
+
+  /// A runtime error ends the input, located, and the session goes on with its globals.
+  @Test func anIndexOutOfBoundsEndsTheInputOnly() throws {
+    let output = try session("var a[] = [1, 2]\na[2]\na[1] + 1\n")
+    #expect(output.stdout == "3\n")
+    #expect(output.stderr == "<repl>:1:1: runtime error: index 2 is out of bounds for 'a' (length 2)\n")
+  }
 }

@@ -63,3 +63,13 @@ public final class RuntimeHost: InterpreterHost {
     }
   }
 }
+
+/// The runtime's value format (SPEC §4), for what tools show.
+public enum RuntimeValues {
+  /// `42`, `0.1`, `nan`: as `run` prints a value, without the line break.
+  public static func format(_ value: Double) -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    let length = ks_format_value(value, &buffer, buffer.count)
+    return String(decoding: buffer[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}

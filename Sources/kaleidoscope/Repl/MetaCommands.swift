@@ -16,8 +16,8 @@ struct MetaCommands {
   static let help = """
     :help              this list
     :quit              leave (Ctrl-D on an empty line too)
-    :defs              the functions and operators defined so far
-    :type NAME         a function's signature and where it was defined (also :info)
+    :defs              the globals, functions and operators defined so far
+    :type NAME         a function's signature or a global's kind, and where it was declared (also :info)
     :ir NAME           the optimised LLVM IR of NAME's definition
     :asm NAME          the machine code of NAME's definition
     :ast EXPR          the syntax tree of EXPR, drawn
@@ -77,9 +77,27 @@ struct MetaCommands {
   private func definitions() -> String {
     let defined = session.symbols.filter { $0.origin == .defined }
     let externs = session.symbols.filter { $0.origin == .external && $0.file.name != "<prelude>" }
-    if defined.isEmpty && externs.isEmpty { return "nothing defined yet (the math library is declared: :type sin)\n" }
-    return (defined.map { "def \(session.signature(of: $0))\n" } + externs.map { "extern \(session.signature(of: $0))\n" })
+    let globals = session.globals
+    if globals.isEmpty && defined.isEmpty && externs.isEmpty {
+      return "nothing defined yet (the math library is declared: :type sin)\n"
+    }
+    return (globals.map { "\(declaration(of: $0, preview: true))\n" }
+      + defined.map { "def \(session.signature(of: $0))\n" } + externs.map { "extern \(session.signature(of: $0))\n" })
       .joined()
+  }
+
+  /// `var x = 3`, `var a[10]`, or with `preview` the array's first elements too:
+  /// `var a[10] = [0, 1, 4, ...]`.
+  private func declaration(of global: GlobalSymbol, preview: Bool) -> String {
+    switch session.value(of: global) {
+    case .number(let value)?:
+      return "var \(global.spelling) = \(RuntimeValues.format(value))"
+    case .array(let count, let first)?:
+      let elements = first.map(RuntimeValues.format).joined(separator: ", ") + (first.count < count ? ", ..." : "")
+      return "var \(global.spelling)[\(count)]" + (preview ? " = [\(elements)]" : "")
+    case nil:
+      return "var \(global.spelling)\(global.kind == .array ? "[]" : "")"
+    }
   }
 
   /// Finds a function by name, or an operator by its character (`|` or `binary|`).
@@ -89,6 +107,11 @@ struct MetaCommands {
 
   private func describe(_ name: String) throws {
     guard !name.isEmpty else { return Terminal.writeError("error: usage: :type NAME\n") }
+    if let global = session.globals.first(where: { $0.spelling == name }) {
+      let location = global.file.location(of: global.range.start)
+      return Terminal.writeOut(
+        "\(declaration(of: global, preview: false))    # declared at \(global.file.name):\(location.line):\(location.column)\n")
+    }
     guard let symbol = symbol(named: name) else {
       return Terminal.writeError("error: '\(name)' is not defined\n")
     }

@@ -15,7 +15,8 @@ struct ReplCommand: ParsableCommand {
       Each definition is compiled and kept; each expression is compiled, run, and its value \
       printed. Redefining a function changes it for every later call, including calls from \
       functions defined earlier. The math library (sin cos tan asin acos atan atan2 sinh cosh \
-      tanh exp log log10 pow sqrt fabs floor ceil fmod) is declared up front. An input that \
+      tanh exp log log10 pow sqrt fabs floor ceil fmod) is declared up front. Globals (var x = 1, \
+      var a[10]) keep their values from one input to the next. An input that \
       is not finished (an open parenthesis, `def f(x)` without a body) continues on the next \
       line; an empty line ends it. Prompts are shown only on a terminal.
 
@@ -54,7 +55,9 @@ struct ReplCommand: ParsableCommand {
     var commands = MetaCommands(session: session, reporter: reporter)
     var pending = ""
     reading: while true {
-      LineEditor.completions = Keyword.allCases.map(\.spelling) + MetaCommands.names + commands.session.symbols.map(\.spelling)
+      LineEditor.completions =
+        Keyword.allCases.map(\.spelling) + MetaCommands.names + commands.session.symbols.map(\.spelling)
+        + commands.session.globals.map(\.spelling)
       let line: String
       switch editor.read(prompt: pending.isEmpty ? "ready> " : "  ...> ") {
       case .end: break reading

@@ -93,6 +93,11 @@ def completion():
     child.expect_exact("ant")  # what Tab added
     # Had Tab not completed the name, this would be an unknown function 'eleph'.
     line(child, "(41)", "42")
+    # Globals complete too.
+    enter(child, "var giraffes[] = [7, 8]")
+    child.send("len(giraf\t")
+    child.expect_exact("fes")
+    line(child, ")", "2")
 
 
 def line_editing():
