@@ -62,6 +62,53 @@ struct BuildTests {
     try debugFib(pendingBreakpoint: true, program: ["--args", Tool.executable.path, "run", "-g", "-O0", source])
   }
 
+  /// A program with a global number, a global array, an array parameter and a local array.
+  private func dataSource() throws -> String {
+    let path = temporary("data.ks")
+    try """
+    var total = 2.5, values[] = [1, 2, 3]
+    def sum(a[] n)
+      var s = 0 in
+        (for i = 0, i < n in s = s + a[i]) + s
+    def scratch()
+      var tmp[] = [7, 8] in
+        tmp[0] + tmp[1]
+    sum(values, 3) + scratch()
+
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// gdb prints a global number by name and an array's elements with `*a.data@a.length`
+  /// (docs/DESIGN.md), for globals, parameters and locals.
+  private func debugData(pendingBreakpoint: Bool = false, program: [String]) throws {
+    let setup = pendingBreakpoint ? ["-ex", "set breakpoint pending on"] : []
+    let commands = [
+      "break sum", "run", "print total", "print *values.data@values.length", "print *a.data@a.length", "print n",
+      "break 7", "continue", "print *tmp.data@tmp.length", "kill",
+    ].flatMap { ["-ex", $0] }
+    let gdb = try Tool.runExecutable("/usr/bin/gdb", arguments: ["-q", "-batch"] + setup + commands + program)
+    #expect(gdb.stdout.contains("sum (a=..., n=3) at "), "\(gdb.stdout)\(gdb.stderr)")
+    #expect(gdb.stdout.contains("$1 = 2.5\n"))
+    #expect(gdb.stdout.contains("$2 = {1, 2, 3}\n"))
+    #expect(gdb.stdout.contains("$3 = {1, 2, 3}\n"))
+    #expect(gdb.stdout.contains("$4 = 3\n"))
+    #expect(gdb.stdout.contains("$5 = {7, 8}\n"))
+  }
+
+  @Test func gdbPrintsGlobalsAndArraysOfAnExecutable() throws {
+    let source = try dataSource()
+    let executable = temporary("data-g")
+    defer { try? FileManager.default.removeItem(atPath: executable) }
+    let build = try Tool.run(["build", "-g", "-O0", source, "-o", executable])
+    try #require(build.status == 0, "\(build.stderr)")
+    try debugData(program: [executable])
+  }
+
+  @Test func gdbPrintsGlobalsAndArraysOfJITCode() throws {
+    try debugData(pendingBreakpoint: true, program: ["--args", Tool.executable.path, "run", "-g", "-O0", try dataSource()])
+  }
+
   @Test func runGDoesNotChangeResults() throws {
     let source = try fibSource()
     #expect(try Tool.run(["run", "-g", source]).stdout == "144\n")
