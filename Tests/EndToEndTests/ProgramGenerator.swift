@@ -4,8 +4,15 @@ import TestSupport
 ///
 /// Every construct appears: user-defined unary and binary operators (with random
 /// precedences), functions calling earlier functions, nested `if`s and `for` loops, `var`s
-/// with shadowing, assignment, externs (`printd`, `putchard`, `sqrt`, `fabs`), and IEEE edge
-/// cases (division by zero, NaN, infinities, negative zero, overflow).
+/// with shadowing, assignment, externs (`printd`, `putchard`, `sqrt`, `fabs`, `getchard`,
+/// `readd`), IEEE edge cases (division by zero, NaN, infinities, negative zero, overflow),
+/// and data (SPEC §5): globals declared before and after the functions that use them (so
+/// some are read before their declaration runs), global and local arrays of zeros, of
+/// literals and of strings, array parameters, element reads and writes, and `len`.
+///
+/// Array accesses are guarded (`if k < len(a) then a[k] else ...`), except in one program
+/// in four (`allowsFaults`), where indices and sizes are any expression: those programs
+/// usually stop at a located runtime error, on which every engine must agree too.
 ///
 /// Termination by construction: a function calls only functions defined before it (no
 /// recursion), every loop is `for v = start, v < limit, step in ...` with a positive
@@ -14,12 +21,19 @@ import TestSupport
 struct ProgramGenerator {
   private var random: SplitMix64
   private var lines: [String] = []
-  /// Callable functions so far: name, arity, and evaluation cost of one call.
-  private var functions: [(name: String, arity: Int, cost: Int)] = []
+  /// Callable functions so far: name, whether each parameter is an array, and the
+  /// evaluation cost of one call.
+  private var functions: [(name: String, arrays: [Bool], cost: Int)] = []
   private var unaryOperators: [(op: Character, cost: Int)] = []
   private var binaryOperators: [(op: Character, cost: Int)] = []
-  /// Variables in scope, innermost last; loop variables cannot be assigned.
-  private var scope: [(name: String, assignable: Bool)] = []
+  /// Variables in scope, innermost last.
+  private var scope: [Variable] = []
+  /// Every global of the program, declared in two batches (`declareGlobals`).
+  private var globals: [Variable] = []
+  /// Whether indices and array sizes may be anything (see above).
+  let allowsFaults: Bool
+  /// What the program reads on standard input.
+  private(set) var input = ""
   private var nameCounter = 0
   /// The cost of the body being generated, and its limit.
   private var cost = 0
@@ -30,24 +44,47 @@ struct ProgramGenerator {
 
   init(seed: UInt64) {
     random = SplitMix64(seed: seed)
+    allowsFaults = seed % 4 == 3
+  }
+
+  /// A variable in scope: loop variables cannot be assigned; arrays are indexed.
+  struct Variable {
+    var name: String
+    var assignable = true
+    var isArray = false
   }
 
   /// A whole program: externs, operators, functions, then top-level expressions.
   mutating func program() -> String {
-    lines = ["extern printd(x)", "extern putchard(c)", "extern sqrt(x)", "extern fabs(x)"]
-    functions = [("printd", 1, 2), ("sqrt", 1, 1), ("fabs", 1, 1)]
+    lines = [
+      "extern printd(x)", "extern putchard(c)", "extern sqrt(x)", "extern fabs(x)", "extern getchard()", "extern readd()",
+    ]
+    functions = [("printd", [false], 2), ("sqrt", [false], 1), ("fabs", [false], 1), ("getchard", [], 1)]
+    input = (0..<pick(0...12)).map { _ in ["1", "-2.5", "3e2", ".5", "42"].randomElement(using: &random)! }
+      .joined(separator: " ") + (chance(1, of: 2) ? " tail text\n" : "\n")
+    globals = (0..<pick(1...5)).map { index in
+      chance(1, of: 2) ? Variable(name: "g\(index)") : Variable(name: "ga\(index)", isArray: true)
+    }
+    let firstBatch = globals.prefix(pick(0...globals.count))
     for op in ["!", "~"].shuffled(using: &random).prefix(chance(2, of: 3) ? 2 : 1) {
       defineUnary(Character(op))
     }
     for op in ["|", "&", ">", "^", "@", "$"].shuffled(using: &random).prefix(pick(1...3)) {
       defineBinary(Character(op))
     }
+    declareGlobals(firstBatch)
     for index in 0..<pick(2...6) {
       defineFunction(named: "f\(index)")
     }
-    for _ in 0..<pick(2...6) {
+    let topLevels = pick(2...6)
+    let secondBatchAt = pick(0...topLevels)
+    for index in 0..<topLevels {
+      // The rest of the globals after some top-level expressions: those before it read them
+      // as 0 and as empty arrays.
+      if index == secondBatchAt { declareGlobals(globals[firstBatch.count...]) }
       topLevel()
     }
+    if secondBatchAt == topLevels { declareGlobals(globals[firstBatch.count...]) }
     // Newlines do not end expressions (`f(x) x` then `(1)` is the call `x(1)`), so every
     // item ends with `;`.
     return lines.map { "\($0);\n" }.joined()
@@ -70,12 +107,22 @@ struct ProgramGenerator {
   }
 
   private mutating func defineFunction(named name: String) {
-    let parameters = (0..<pick(0...3)).map { "p\($0)" }
-    begin(parameters: parameters, budget: Self.bodyBudget)
+    let arrays = (0..<pick(0...3)).map { _ in chance(1, of: 4) }
+    let parameters = arrays.enumerated().map { Variable(name: $1 ? "pa\($0)" : "p\($0)", isArray: $1) }
+    begin(scope: parameters, budget: Self.bodyBudget)
     let body = expression(depth: 4)
     let separator = chance(1, of: 2) ? ", " : " "
-    lines.append("def \(name)(\(parameters.joined(separator: separator))) \(body)")
-    functions.append((name, parameters.count, cost + 1))
+    let written = parameters.map { $0.isArray ? "\($0.name)[]" : $0.name }
+    lines.append("def \(name)(\(written.joined(separator: separator))) \(body)")
+    functions.append((name, arrays, cost + 1))
+  }
+
+  /// `var g0 = ..., ga1[3]`: numbers, arrays of zeros, of literals, of strings.
+  private mutating func declareGlobals(_ batch: ArraySlice<Variable>) {
+    guard !batch.isEmpty else { return }
+    begin(scope: [], budget: 200)
+    let bindings = batch.map { binding($0.name, isArray: $0.isArray, depth: 1, multiplier: 1) }
+    lines.append("var " + bindings.joined(separator: ", "))
   }
 
   private mutating func topLevel() {
@@ -85,11 +132,19 @@ struct ProgramGenerator {
       return
     }
     // Mostly calls of the program's own functions, so that their bodies run.
+    if chance(1, of: 6) {
+      lines.append("readd()")
+      return
+    }
     lines.append(chance(2, of: 3) ? call(depth: 4, multiplier: 1, preferDefined: true) : expression(depth: 4))
   }
 
-  private mutating func begin(parameters: [String], budget: Int) {
-    scope = parameters.map { ($0, true) }
+  private mutating func begin(parameters: [String] = [], budget: Int) {
+    begin(scope: parameters.map { Variable(name: $0) }, budget: budget)
+  }
+
+  private mutating func begin(scope: [Variable], budget: Int) {
+    self.scope = scope
     cost = 0
     self.budget = budget
   }
@@ -101,7 +156,7 @@ struct ProgramGenerator {
   private mutating func expression(depth: Int, multiplier: Int = 1) -> String {
     cost += multiplier
     if depth == 0 || chance(1, of: 4) { return leaf() }
-    switch pick(0...11) {
+    switch pick(0...15) {
     case 0:
       return "(-\(expression(depth: depth - 1, multiplier: multiplier)))"
     case 1:
@@ -129,10 +184,14 @@ struct ProgramGenerator {
     case 7:
       return varIn(depth: depth, multiplier: multiplier)
     case 8:
-      if let target = scope.filter(\.assignable).randomElement(using: &random) {
+      if let target = numbers().filter(\.assignable).randomElement(using: &random) {
         return "(\(target.name) = \(expression(depth: depth - 1, multiplier: multiplier)))"
       }
       return leaf()
+    case 12, 13:
+      return element(depth: depth, multiplier: multiplier, storing: chance(1, of: 2))
+    case 14:
+      return arrays().randomElement(using: &random).map { "len(\($0.name))" } ?? leaf()
     default:
       return call(depth: depth, multiplier: multiplier)
     }
@@ -152,7 +211,7 @@ struct ProgramGenerator {
     // At most (limit - start) / step + 1 iterations, plus one for the legacy loop.
     let trips = 2 * (limit + 1) + 2
     guard affordable(trips * multiplier) else { return leaf() }
-    scope.append((variable, false))
+    scope.append(Variable(name: variable, assignable: false))
     let body = expression(depth: depth - 1, multiplier: multiplier * trips)
     scope.removeLast()
     return "(for \(variable) = \(start), \(variable) < \(limit)\(step) in \(body))"
@@ -163,13 +222,10 @@ struct ProgramGenerator {
     let count = pick(1...2)
     for _ in 0..<count {
       // Shadow an outer name now and then.
-      let name = !scope.isEmpty && chance(1, of: 4) ? scope.randomElement(using: &random)!.name : freshName("v")
-      if chance(1, of: 5) {
-        bindings.append(name)
-      } else {
-        bindings.append("\(name) = \(expression(depth: depth - 1, multiplier: multiplier))")
-      }
-      scope.append((name, true))
+      let isArray = chance(1, of: 4)
+      let name = !scope.isEmpty && chance(1, of: 4) ? scope.randomElement(using: &random)!.name : freshName(isArray ? "va" : "v")
+      bindings.append(binding(name, isArray: isArray, depth: depth, multiplier: multiplier))
+      scope.append(Variable(name: name, isArray: isArray))
     }
     let body = expression(depth: depth - 1, multiplier: multiplier)
     scope.removeLast(count)
@@ -183,13 +239,72 @@ struct ProgramGenerator {
     }
     guard let function = candidates.randomElement(using: &random) else { return leaf() }
     cost += function.cost * multiplier
-    let arguments = (0..<function.arity).map { _ in expression(depth: depth - 1, multiplier: multiplier) }
+    let arguments = function.arrays.map { isArray in
+      isArray ? arrayArgument(depth: depth, multiplier: multiplier) : expression(depth: depth - 1, multiplier: multiplier)
+    }
     return "\(function.name)(\(arguments.joined(separator: ", ")))"
   }
 
   private mutating func leaf() -> String {
-    if !scope.isEmpty && chance(3, of: 5) { return scope.randomElement(using: &random)!.name }
+    let numbers = numbers()
+    if !numbers.isEmpty && chance(3, of: 5) { return numbers.randomElement(using: &random)!.name }
     return ["0", "1", "2", "3", "0.5", "0.1", "10", "1e300", "1e-300", "123456.789", "7"].randomElement(using: &random)!
+  }
+
+  // MARK: - Data
+
+  /// The number variables visible here: the scope's, then the globals it does not shadow.
+  private func numbers() -> [Variable] { visible().filter { !$0.isArray } }
+  private func arrays() -> [Variable] { visible().filter(\.isArray) }
+
+  private func visible() -> [Variable] {
+    var seen = Set<String>()
+    return (scope.reversed() + globals).filter { seen.insert($0.name).inserted }
+  }
+
+  /// One binding of a `var`: a number, an array of zeros, of a literal's values or of a
+  /// string's bytes.
+  private mutating func binding(_ name: String, isArray: Bool, depth: Int, multiplier: Int) -> String {
+    guard isArray else {
+      return chance(1, of: 5) ? name : "\(name) = \(expression(depth: depth - 1, multiplier: multiplier))"
+    }
+    cost += 6 * multiplier
+    switch pick(0...2) {
+    case 0:
+      let size = allowsFaults && chance(1, of: 3) ? expression(depth: depth - 1, multiplier: multiplier) : "\(pick(0...5))"
+      return "\(name)[\(size)]"
+    case 1:
+      return "\(name)[] = \(arrayLiteral(depth: depth, multiplier: multiplier))"
+    default:
+      return "\(name)[] = \(string())"
+    }
+  }
+
+  /// What is passed for an array parameter: an array's name, a literal or a string.
+  private mutating func arrayArgument(depth: Int, multiplier: Int) -> String {
+    cost += 6 * multiplier
+    if let array = arrays().randomElement(using: &random), chance(2, of: 3) { return array.name }
+    return chance(1, of: 2) ? arrayLiteral(depth: depth, multiplier: multiplier) : string()
+  }
+
+  private mutating func arrayLiteral(depth: Int, multiplier: Int) -> String {
+    "[" + (0..<pick(0...4)).map { _ in expression(depth: depth - 1, multiplier: multiplier) }.joined(separator: ", ") + "]"
+  }
+
+  private mutating func string() -> String {
+    ["\"\"", "\"a\"", "\"hi\\n\"", "\"tab\\there\"", "\"\\x41\\\\\\\"\\0\"", "\"é\""].randomElement(using: &random)!
+  }
+
+  /// An element read or write. Guarded by the array's length unless `allowsFaults`.
+  private mutating func element(depth: Int, multiplier: Int, storing: Bool) -> String {
+    guard let array = arrays().randomElement(using: &random) else { return leaf() }
+    let value = storing ? " = \(expression(depth: depth - 1, multiplier: multiplier))" : ""
+    if allowsFaults {
+      return "(\(array.name)[\(expression(depth: depth - 1, multiplier: multiplier))]\(value))"
+    }
+    let index = pick(0...3)
+    let otherwise = expression(depth: depth - 1, multiplier: multiplier)
+    return "(if \(index) < len(\(array.name)) then \(array.name)[\(index)]\(value) else \(otherwise))"
   }
 
   // MARK: - Helpers

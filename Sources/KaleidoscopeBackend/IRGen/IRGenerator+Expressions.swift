@@ -20,9 +20,9 @@ extension IRGenerator {
       return LLVMBuildFNeg(builder.reference, value, "neg")
     case .binary:
       return emitBinaryChain(id)
-    case .assign(_, let valueExpr):
+    case .assign(let target, let valueExpr):
       let value = emit(valueExpr)
-      LLVMBuildStore(builder.reference, value, storage(of: program.variable(of: id)))
+      LLVMBuildStore(builder.reference, value, storage(of: program.variable(of: target)))
       return value
     case .call(_, let list):
       return emitCall(program.callee(of: id)!, arguments: tree.arguments(list))

@@ -162,9 +162,9 @@ public final class Interpreter {
       return -value
     case .binary:
       return try evaluateChain(id)
-    case .assign(_, let valueExpr):
+    case .assign(let target, let valueExpr):
       let value = try evaluate(valueExpr)
-      write(value, to: program.variable(of: id))
+      write(value, to: program.variable(of: target))
       return value
     case .call(_, let list):
       // Each argument is pushed as soon as it is evaluated; calls inside a later argument

@@ -67,8 +67,8 @@ public struct CheckedProgram: Sendable {
   public let globals: GlobalTable
   /// Definitions and top-level expressions, in source order.
   public let bodies: [CheckedBody]
-  /// Per expression: the variable a `.variable`, `.assign`, `.element`, `.storeElement` or
-  /// `.length` refers to (a local's index, or `-2 - index` for a global), the loop variable of
+  /// Per expression: the variable a `.variable`, `.element`, `.storeElement` or `.length`
+  /// refers to (an assignment's is its target's) (a local's index, or `-2 - index` for a global), the loop variable of
   /// a `.forLoop`, or the function a `.call` or user-defined operator calls; -1 where
   /// nothing is referred to (built-in operators, literals).
   let resolutions: [Int32]
@@ -77,8 +77,8 @@ public struct CheckedProgram: Sendable {
 
   public var file: SourceFile { tree.file }
 
-  /// What the name of a `.variable`, `.assign`, `.element`, `.storeElement` or `.length`
-  /// node refers to.
+  /// What the name of a `.variable`, `.element`, `.storeElement` or `.length` node refers to
+  /// (for an assignment, ask about its target).
   public func variable(of id: ExprID) -> VariableReference {
     let value = resolutions[Int(id.index)]
     return value >= 0 ? .local(LocalID(index: value)) : .global(GlobalID(index: -2 - value))

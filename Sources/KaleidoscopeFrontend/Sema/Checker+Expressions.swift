@@ -19,7 +19,6 @@ extension Checker {
     case .assign(let target, let value):
       if case .variable(let name) = tree[target] {
         resolveVariable(name, at: target, expecting: .number, assigning: true)
-        if records { resolutions[Int(id.index)] = resolutions[Int(target.index)] }
       } else {
         report(.assignmentToNonVariable, at: tree.range(of: id))
         check(target)
