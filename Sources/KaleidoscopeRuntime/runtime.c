@@ -133,6 +133,25 @@ const char *ks_fault_message(int signal, uintptr_t address, uintptr_t stack_poin
   }
 }
 
+/* Code that holds the C library's locks (malloc, stdio) must not be jumped out of, or the
+ * next allocation or read would wait on a lock forever: a Ctrl-C that arrives inside it is
+ * put off until it leaves. */
+static volatile sig_atomic_t ks_in_library;
+static volatile sig_atomic_t ks_interrupt_deferred;
+
+static void ks_library_enter(void) { ks_in_library = 1; }
+
+static void ks_library_leave(void) {
+  ks_in_library = 0;
+  if (ks_interrupt_deferred) {
+    ks_interrupt_deferred = 0;
+    if (ks_protected) {
+      ks_error("interrupted\n");
+      siglongjmp(ks_recovery, 1);
+    }
+  }
+}
+
 static void ks_on_fault(int signal, siginfo_t *info, void *context) {
   ks_error(ks_fault_message(signal, (uintptr_t)info->si_addr, ks_faulting_stack_pointer(context)));
   ks_stop_after_error();
@@ -149,11 +168,18 @@ void ks_unresolved_extern(const char *name) {
 /* Arrays (SPEC §5). An array is `count` doubles, zero-filled; compiled code and the
  * interpreter allocate them here so that running out of memory is the same error in both. */
 double *ks_array_new(uint64_t count) {
+  ks_library_enter();
   /* calloc(0) may return NULL; an empty array still needs a pointer that is not one. */
-  return calloc(count > 0 ? count : 1, sizeof(double));
+  double *elements = calloc(count > 0 ? count : 1, sizeof(double));
+  ks_library_leave();
+  return elements;
 }
 
-void ks_array_free(double *elements) { free(elements); }
+void ks_array_free(double *elements) {
+  ks_library_enter();
+  free(elements);
+  ks_library_leave();
+}
 
 /* Runtime errors located in the program, formatted here for every engine. */
 int ks_describe_array_error(char *buffer, size_t size, int kind, const char *site, const char *name, double value,
@@ -199,7 +225,10 @@ void ks_index_error(const char *site_and_name, double index, uint64_t length) {
 /* Input (SPEC §5). Output is written out first, so a prompt shows before the program waits. */
 double getchard(void) {
   ks_flush();
+  ks_library_enter();
+  clearerr(stdin); /* a read that an interrupt cut short is not the end of the input */
   int byte = getchar();
+  ks_library_leave();
   return byte == EOF ? -1 : byte;
 }
 
@@ -225,9 +254,12 @@ static int ks_is_number(const char *word) {
 
 double readd(void) {
   ks_flush();
+  ks_library_enter();
+  clearerr(stdin);
   int byte;
   do byte = getchar(); while (byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r');
   if (byte == EOF) {
+    ks_library_leave();
     ks_error("runtime error: readd() found the end of the input, not a number\n");
     ks_stop_after_error();
   }
@@ -240,6 +272,7 @@ double readd(void) {
   word[length] = 0;
   /* The character that ended the number is left for the next read, as scanf leaves it. */
   if (byte != EOF) ungetc(byte, stdin);
+  ks_library_leave();
   if (!complete || !ks_is_number(word)) {
     ks_error("runtime error: readd() found '");
     ks_write_all(2, word, length);
@@ -265,13 +298,17 @@ void ks_runtime_init(void) {
   for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) sigaction(signals[i], &action, NULL);
 }
 
-/* Ctrl-C in the REPL: inside ks_run_protected it stops the running code (Kaleidoscope
- * programs have no global state to leave inconsistent); elsewhere it is recorded for the
- * line editor, whose read it interrupts (no SA_RESTART). */
+/* Ctrl-C in the REPL: inside ks_run_protected it stops the running code (once out of the C
+ * library, see ks_library_enter), leaving the program's globals as they were; elsewhere it
+ * is recorded for the line editor, whose read it interrupts (no SA_RESTART). */
 static volatile sig_atomic_t ks_interrupted;
 
 static void ks_on_interrupt(int signal) {
   (void)signal;
+  if (ks_protected && ks_in_library) {
+    ks_interrupt_deferred = 1;
+    return;
+  }
   if (ks_protected) {
     ks_error("interrupted\n");
     siglongjmp(ks_recovery, 1);

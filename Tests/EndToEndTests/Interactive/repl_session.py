@@ -169,6 +169,27 @@ def ctrl_c_interrupts_a_running_loop():
     quit_with_ctrl_d(child)
 
 
+def ctrl_c_interrupts_a_read():
+    # getchard() waits for input inside the C library's stdio, holding the lock of stdin.
+    # Jumping out of it there would leave the lock held by a thread that then exits, and
+    # the next read would wait forever; the runtime puts the interrupt off until the read
+    # returns (cut short by the signal), then stops the code.
+    child = spawn()
+    enter(child, "extern getchard()")
+    child.sendline("getchard()")
+    child.expect(r"getchard\(\)\r\n")
+    time.sleep(0.3)  # waiting for input
+    child.sendintr()
+    child.expect_exact("interrupted")
+    child.expect_exact(PROMPT)
+    child.sendline("getchard()")
+    child.expect(r"getchard\(\)\r\n")
+    child.sendline("x")
+    child.expect_exact("120")
+    child.expect_exact(PROMPT)
+    quit_with_ctrl_d(child)
+
+
 def unwritable_history():
     # STATE is a regular file: the history directory cannot be made.
     child = spawn()
