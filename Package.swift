@@ -159,7 +159,7 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["kaleidoscope", "TestSupport"],
-      exclude: ["Programs", "Golden", "Diagnostics", "IR", "Interactive"]
+      exclude: ["Programs", "Golden", "Diagnostics", "IR", "Interactive", "Examples"]
     ),
   ]
 )

@@ -11,7 +11,12 @@
   interpreter  fib(30) by the reference interpreter against the JIT (both
             `kaleidoscope run`, whole process)
 
-Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|native|interpreter]
+  data      a sieve of Eratosthenes up to 2*10^7 over one local array, and a heap sort of
+            3*10^6 numbers in a global array, `kaleidoscope run` (bounds checks included)
+            against clang -O2 C twins that index double arrays with doubles converted to
+            integers, unchecked
+
+Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|native|interpreter|data]
        (from the repository root; builds the release binary first)
 """
 import os
@@ -69,12 +74,17 @@ def main():
     print(f"best of {REPEAT}; whole-process wall time\n")
 
     twins = {}
-    for name in ["fib", "loop", "one"]:
+    for name in ["fib", "loop", "one", "sieve", "heapsort"]:
         twins[name] = os.path.join(work, name + "-c")
-        subprocess.run(["clang", "-O2", "-o", twins[name], os.path.join(TWINS, f"{name}.c")], check=True)
+        subprocess.run(["clang", "-O2", "-o", twins[name], os.path.join(TWINS, f"{name}.c"), "-lm"], check=True)
 
     if wanted("jit"):
         for name in ["fib", "loop"]:
+            ours, c = best_pair([TOOL, "run", os.path.join(TWINS, f"{name}.ks")], [twins[name]])
+            report(f"run {name}", ours, c, "clang -O2 C twin")
+
+    if wanted("data"):
+        for name in ["sieve", "heapsort"]:
             ours, c = best_pair([TOOL, "run", os.path.join(TWINS, f"{name}.ks")], [twins[name]])
             report(f"run {name}", ours, c, "clang -O2 C twin")
 

@@ -36,28 +36,46 @@ extension IRGenerator {
 
   func storeArray(elements: LLVMValueRef, count: LLVMValueRef, into storage: LLVMValueRef) {
     let b = builder.reference
-    LLVMBuildStore(b, elements, LLVMBuildStructGEP2(b, arrayType, storage, 0, ""))
-    LLVMBuildStore(b, count, LLVMBuildStructGEP2(b, arrayType, storage, 1, ""))
+    aliasInfo.tag(LLVMBuildStore(b, elements, LLVMBuildStructGEP2(b, arrayType, storage, 0, "")), .arrayElements)
+    aliasInfo.tag(LLVMBuildStore(b, count, LLVMBuildStructGEP2(b, arrayType, storage, 1, "")), .arrayCount)
   }
 
   func loadArray(from storage: LLVMValueRef) -> (elements: LLVMValueRef, count: LLVMValueRef) {
     let b = builder.reference
     let elements = LLVMBuildLoad2(b, pointer, LLVMBuildStructGEP2(b, arrayType, storage, 0, ""), "elements")!
     let count = LLVMBuildLoad2(b, int64, LLVMBuildStructGEP2(b, arrayType, storage, 1, ""), "count")!
+    aliasInfo.tag(elements, .arrayElements)
+    aliasInfo.tag(count, .arrayCount)
     return (elements, count)
+  }
+
+  /// Loads a number variable (a local's alloca or a global).
+  func loadNumber(from storage: LLVMValueRef) -> LLVMValueRef {
+    let value = LLVMBuildLoad2(builder.reference, double, storage, "")!
+    aliasInfo.tag(value, .number)
+    return value
+  }
+
+  /// Stores a number variable.
+  func storeNumber(_ value: LLVMValueRef, into storage: LLVMValueRef) {
+    aliasInfo.tag(LLVMBuildStore(builder.reference, value, storage), .number)
   }
 
   /// The address of element `index` of the array the node at `node` accesses, once the index
   /// is known to be a whole number below the array's count; otherwise the runtime reports
   /// the located error and stops (a cold block ending in `unreachable`).
   ///
-  /// The index is converted with saturation (defined for every double) and converted back:
-  /// only a whole number survives the round trip, and the unsigned comparison with the
-  /// count then also rejects a negative one.
+  /// The index is converted to an integer and back: only a whole number survives the round
+  /// trip, and one unsigned comparison with the count then rejects a negative or too large
+  /// one. The conversion is `fptosi`, frozen: for NaN or a double beyond 64 bits `fptosi` is
+  /// poison, which `freeze` turns into some fixed integer, and whatever integer it is, the
+  /// round trip or the comparison rejects that index. It is one instruction on x86-64 and
+  /// AArch64, and LLVM sees through it when the index was an integer all along (a loop
+  /// counter it has turned into one), which lets it drop the check.
   func elementPointer(of array: Name, at index: LLVMValueRef, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
     let (elements, count) = loadArray(from: storage(of: program.variable(of: node)))
-    let position = callIntrinsic("llvm.fptosi.sat", overloads: [int64, double], [index], "position")
+    let position = LLVMBuildFreeze(b, LLVMBuildFPToSI(b, index, int64, ""), "position")!
     let whole = LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildSIToFP(b, position, double, ""), index, "whole")
     let inBounds = LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds")
     let valid = LLVMBuildAnd(b, whole, inBounds, "valid")
@@ -95,7 +113,7 @@ extension IRGenerator {
       let array = makeArray(size: LLVMConstReal(double, Double(values.count)), name: name, at: start)
       for (offset, value) in values.enumerated() {
         var indices: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(offset), 0)]
-        LLVMBuildStore(b, value, LLVMBuildInBoundsGEP2(b, double, array.elements, &indices, 1, ""))
+        aliasInfo.tag(LLVMBuildStore(b, value, LLVMBuildInBoundsGEP2(b, double, array.elements, &indices, 1, "")), .element)
       }
       return array
     case .string(let index):
@@ -128,7 +146,7 @@ extension IRGenerator {
     let array: (elements: LLVMValueRef, count: LLVMValueRef)
     switch binding.value {
     case .number(let initializer):
-      LLVMBuildStore(builder.reference, initializer.map { emit($0) } ?? LLVMConstReal(double, 0), storage)
+      storeNumber(initializer.map { emit($0) } ?? LLVMConstReal(double, 0), into: storage)
       return nil
     case .zeros(let count):
       array = makeArray(size: emit(count), name: tree.text(binding.name), at: binding.nameRange.start)

@@ -13,7 +13,7 @@ extension IRGenerator {
     case .number(let value):
       return LLVMConstReal(double, value)
     case .variable:
-      return LLVMBuildLoad2(builder.reference, double, storage(of: program.variable(of: id)), "")
+      return loadNumber(from: storage(of: program.variable(of: id)))
     case .unary(_, let operand):
       let value = emit(operand)
       if let callee = program.callee(of: id) { return call(callee, [value]) }
@@ -22,7 +22,7 @@ extension IRGenerator {
       return emitBinaryChain(id)
     case .assign(let target, let valueExpr):
       let value = emit(valueExpr)
-      LLVMBuildStore(builder.reference, value, storage(of: program.variable(of: target)))
+      storeNumber(value, into: storage(of: program.variable(of: target)))
       return value
     case .call(_, let list):
       return emitCall(program.callee(of: id)!, arguments: tree.arguments(list))
@@ -43,11 +43,13 @@ extension IRGenerator {
     case .element(let array, let index):
       let position = emit(index)
       let pointer = elementPointer(of: array, at: position, node: id)
-      return LLVMBuildLoad2(builder.reference, double, pointer, "element")
+      let element = LLVMBuildLoad2(builder.reference, double, pointer, "element")!
+      aliasInfo.tag(element, .element)
+      return element
     case .storeElement(let array, let index, let valueExpr):
       let position = emit(index)
       let value = emit(valueExpr)
-      LLVMBuildStore(builder.reference, value, elementPointer(of: array, at: position, node: id))
+      aliasInfo.tag(LLVMBuildStore(builder.reference, value, elementPointer(of: array, at: position, node: id)), .element)
       return value
     case .length:
       let count = loadArray(from: storage(of: program.variable(of: id))).count
@@ -194,7 +196,7 @@ extension IRGenerator {
 
   private func emitFor(_ loop: ForLoop, variable: LLVMValueRef) -> LLVMValueRef {
     let b = builder.reference
-    LLVMBuildStore(b, emit(loop.start), variable)
+    storeNumber(emit(loop.start), into: variable)
     switch options.forSemantics {
     case .current:
       // i = start; while end != 0 { body; i = i + step }
@@ -207,8 +209,7 @@ extension IRGenerator {
       LLVMPositionBuilderAtEnd(b, body)
       _ = emit(loop.body)
       let step = loop.step.map { emit($0) } ?? LLVMConstReal(double, 1)
-      let current = LLVMBuildLoad2(b, double, variable, tree.text(loop.variable))
-      LLVMBuildStore(b, LLVMBuildFAdd(b, current, step, "nextvar"), variable)
+      storeNumber(LLVMBuildFAdd(b, loadNumber(from: variable), step, "nextvar"), into: variable)
       LLVMBuildBr(b, condition)
       LLVMPositionBuilderAtEnd(b, after)
     case .legacy:
@@ -220,8 +221,7 @@ extension IRGenerator {
       _ = emit(loop.body)
       let step = loop.step.map { emit($0) } ?? LLVMConstReal(double, 1)
       let end = emit(loop.end)
-      let current = LLVMBuildLoad2(b, double, variable, tree.text(loop.variable))
-      LLVMBuildStore(b, LLVMBuildFAdd(b, current, step, "nextvar"), variable)
+      storeNumber(LLVMBuildFAdd(b, loadNumber(from: variable), step, "nextvar"), into: variable)
       LLVMBuildCondBr(b, truth(end, "loopcond"), body, after)
       LLVMPositionBuilderAtEnd(b, after)
     }

@@ -53,6 +53,8 @@ final class IRGenerator {
   var functions: [LLVMValueRef?]
   /// LLVM globals by `GlobalID.index`, declared on first use.
   var globals: [LLVMValueRef?]
+  /// What each load and store of a variable, an element or an array's header reaches.
+  let aliasInfo: AliasInfo
   /// Extern names that resolve to nothing: calls to them report the error at run time.
   let unresolved: Set<String>
 
@@ -84,6 +86,7 @@ final class IRGenerator {
     self.arrayType = LLVMStructTypeInContext(context, &fields, 2, 0)
     self.functions = Array(repeating: nil, count: program.functions.symbols.count)
     self.globals = Array(repeating: nil, count: program.globals.symbols.count)
+    self.aliasInfo = AliasInfo(context: context)
   }
 
   var tree: SyntaxTree { program.tree }
@@ -203,7 +206,7 @@ final class IRGenerator {
       let first = LLVMGetParam(value, llvmParameter)!
       if local.valueKind == .number {
         LLVMSetValueName2(first, name, name.utf8.count)
-        LLVMBuildStore(builder.reference, first, locals[index])
+        storeNumber(first, into: locals[index])
         llvmParameter += 1
       } else {
         let count = LLVMGetParam(value, llvmParameter + 1)!
