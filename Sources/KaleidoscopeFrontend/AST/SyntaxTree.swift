@@ -11,6 +11,11 @@ public struct ExprID: Hashable, Sendable {
 public struct ExprList: Hashable, Sendable {
   public let start: Int32
   public let count: Int32
+
+  @usableFromInline init(start: Int32, count: Int32) {
+    self.start = start
+    self.count = count
+  }
 }
 
 /// The expressions of an `ExprList`, read from the tree's list storage without copying.
@@ -37,13 +42,18 @@ public struct SyntaxTree: Sendable {
   public internal(set) var items: [Item] = []
   public internal(set) var names: NameTable
 
-  private var nodes: [Node] = []
+  @usableFromInline var nodes: [Node] = []
   /// Call arguments: for each call, its argument count, then its arguments.
-  private var lists: [Int32] = []
+  @usableFromInline var lists: [Int32] = []
   private var forLoops: [ForLoop] = []
   private var varIns: [VarIn] = []
   private var globalDeclarations: [Bindings] = []
   private var varBindings: [VarBinding] = []
+  /// How many pairs of parentheses enclose each expression, by node, when the parser was
+  /// asked to record them (the formatter keeps them); nodes past the end have none. The
+  /// nesting limit keeps a count within 16 bits.
+  @usableFromInline var parenthesesCounts: [UInt16] = []
+  var recordsParentheses = false
   /// The bytes of each string literal, escapes decoded.
   private var strings: [[UInt8]] = []
 
@@ -55,7 +65,8 @@ public struct SyntaxTree: Sendable {
   /// The number of expression nodes; IDs run from 0 to `exprCount - 1`.
   public var exprCount: Int { nodes.count }
 
-  @inline(__always)
+  /// The node at `id`, decoded. Inlinable: every pass and tool reads the tree through here.
+  @inlinable @inline(__always)
   public subscript(id: ExprID) -> Expr {
     let node = nodes[Int(id.index)]
     let operands = node.operands
@@ -203,6 +214,22 @@ public struct SyntaxTree: Sendable {
     return add(.string, NodeOperands(a: Int32(strings.count - 1), b: 0), at: start)
   }
 
+  mutating func noteParentheses(around id: ExprID) {
+    guard recordsParentheses else { return }
+    let index = Int(id.index)
+    if parenthesesCounts.count <= index {
+      parenthesesCounts.append(contentsOf: repeatElement(0, count: index + 1 - parenthesesCounts.count))
+    }
+    parenthesesCounts[index] &+= 1
+  }
+
+  /// How many pairs of parentheses were written around `id` (0 unless recorded).
+  @inlinable
+  public func parentheses(around id: ExprID) -> Int {
+    let index = Int(id.index)
+    return index < parenthesesCounts.count ? Int(parenthesesCounts[index]) : 0
+  }
+
   mutating func addError(at start: Int) -> ExprID {
     add(.error, NodeOperands(a: 0, b: 0), at: start)
   }
@@ -215,6 +242,7 @@ public struct SyntaxTree: Sendable {
     forLoops.removeAll(keepingCapacity: true)
     varIns.removeAll(keepingCapacity: true)
     globalDeclarations.removeAll(keepingCapacity: true)
+    parenthesesCounts.removeAll(keepingCapacity: true)
     varBindings.removeAll(keepingCapacity: true)
     strings.removeAll(keepingCapacity: true)
   }
@@ -227,33 +255,34 @@ public struct SyntaxTree: Sendable {
   }
 }
 
-/// An expression node as stored: 16 bytes, appended in one go.
-private struct Node {
-  var operands: NodeOperands
+/// An expression node as stored: 16 bytes, appended in one go. (Usable from inlinable code,
+/// so that reading a node from another module is not a call.)
+@usableFromInline struct Node: Sendable {
+  @usableFromInline var operands: NodeOperands
   /// The offset of the node's main token: the literal, the name, the operator character,
   /// or the keyword that starts it. Diagnostics and debug locations point there.
-  var start: UInt32
-  var kind: NodeKind
+  @usableFromInline var start: UInt32
+  @usableFromInline var kind: NodeKind
 }
 
 /// What a node is.
-private enum NodeKind: UInt8 {
+@usableFromInline enum NodeKind: UInt8, Sendable {
   case number, variable, unary, binary, assign, call, ifElse, forLoop, varIn
   case element, storeElement, length, arrayLiteral, string, globalDeclaration
   case error
 }
 
 /// A node's operands: two 32-bit fields, or the 64 bits of a literal's value.
-private struct NodeOperands {
-  var bits: UInt64
+@usableFromInline struct NodeOperands: Sendable {
+  @usableFromInline var bits: UInt64
 
   init(bits: UInt64) { self.bits = bits }
   init(a: Int32, b: Int32) {
     bits = UInt64(UInt32(bitPattern: a)) | UInt64(UInt32(bitPattern: b)) << 32
   }
 
-  var a: Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: bits)) }
-  var b: Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: bits >> 32)) }
+  @inlinable var a: Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: bits)) }
+  @inlinable var b: Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: bits >> 32)) }
 }
 
 extension SyntaxTree {

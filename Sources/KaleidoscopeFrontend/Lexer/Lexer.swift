@@ -13,9 +13,10 @@ public struct Lexer {
   /// Whether a line break (or the start of the file) came before the next token.
   private var sawLineBreak = true
 
-  /// A lexer over `bytes` that starts at `position`, which must be the start of a line. At
-  /// the start of the file it skips a UTF-8 byte-order mark, which some editors write.
-  init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
+  /// A lexer over `bytes` that starts at `position`, between two tokens; the first token
+  /// counts as starting a line. At the start of the file it skips a UTF-8 byte-order mark,
+  /// which some editors write. `bytes` must stay valid while the lexer is used.
+  public init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
     self.bytes = bytes
     self.position = position == 0 ? SourceFile.byteOrderMarkLength(bytes) : position
   }
@@ -25,6 +26,9 @@ public struct Lexer {
     file.bytes.withUnsafeBufferPointer { bytes in
       var lexer = Lexer(bytes: bytes)
       var tokens: [Token] = []
+      // Programs run at about one token per four bytes; reserving that avoids copying the
+      // array as it grows (pages reserved and not used cost nothing).
+      tokens.reserveCapacity(bytes.count / 3 + 1)
       while true {
         let token = lexer.next()
         tokens.append(token)

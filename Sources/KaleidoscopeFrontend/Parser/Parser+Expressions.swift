@@ -72,6 +72,7 @@ extension Parser {
       advance()
       let inner = try parseNestedExpression()
       try expect(.rightParen, "')'", notes: [Note(.openedHere("'('"), in: file, at: open)])
+      tree.noteParentheses(around: inner)
       return inner
     case .keyword(.if):
       return try parseIf()

@@ -33,12 +33,15 @@ public final class Parser {
   /// With `eachItem`, each item is handed over as soon as it is parsed (the checker runs
   /// then); unless `keepingItems`, its expressions are dropped afterwards, so memory grows
   /// with the largest item rather than with the file, and the resulting tree has the names
-  /// but no items.
+  /// but no items. With `recordingParentheses`, the tree also says which expressions were
+  /// written in parentheses (`SyntaxTree.parentheses(around:)`), for the formatter.
   public static func parse(
     _ file: SourceFile, names: NameTable = NameTable(), operators: OperatorTable = .standard,
-    nestingLimit: Int = defaultNestingLimit, keepingItems: Bool = true, eachItem: ItemHandler? = nil
+    nestingLimit: Int = defaultNestingLimit, keepingItems: Bool = true, recordingParentheses: Bool = false,
+    eachItem: ItemHandler? = nil
   ) -> ParseResult {
     var tree = SyntaxTree(file: file, names: names)
+    tree.recordsParentheses = recordingParentheses
     if keepingItems { tree.reserveCapacity(sourceBytes: file.bytes.count) }
     // The parser reads the bytes through a pointer that is valid only in this closure, so the
     // parser never outlives it.
