@@ -128,6 +128,15 @@ let package = Package(
       // checks still apply.
       swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
     ),
+    // The tools, each over the front end: the formatter.
+    .target(
+      name: "KaleidoscopeFormat",
+      dependencies: ["KaleidoscopeFrontend"],
+      path: "Sources/Tools/Format",
+      // The printer is a class whose state changes at every token; as in the front end,
+      // dynamic exclusivity checks would take a large share of the time.
+      swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+    ),
     .target(
       name: "KaleidoscopeBackend",
       dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime", "CLLVM"],
@@ -137,7 +146,7 @@ let package = Package(
     .executableTarget(
       name: "kaleidoscope",
       dependencies: [
-        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeRuntime", "CEditLine", "CSort",
+        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeFormat", "KaleidoscopeRuntime", "CEditLine", "CSort",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: llvmSwiftSettings,
@@ -155,6 +164,11 @@ let package = Package(
       dependencies: ["KaleidoscopeBackend", "KaleidoscopeFrontend", "KaleidoscopeRuntime", "CSort", "TestSupport"],
       swiftSettings: llvmSwiftSettings,
       linkerSettings: llvmLinkerSettings
+    ),
+    .testTarget(
+      name: "FormatTests",
+      dependencies: ["KaleidoscopeFormat", "KaleidoscopeFrontend", "TestSupport"],
+      exclude: ["Style"]
     ),
     .testTarget(
       name: "EndToEndTests",

@@ -1,8 +1,9 @@
-// libFuzzer entry point for the front end: lexer, parser, sema, diagnostic rendering and the
-// printers, on arbitrary bytes. Built by fuzz/build.sh as one module with the front end's
+// libFuzzer entry point for the front end: lexer, parser, sema, diagnostic rendering, the
+// printers and the formatter (which must be idempotent), on arbitrary bytes. Built by fuzz/build.sh as one module with the front end's
 // sources. Any crash, trap, hang or ASan report is a bug; the input becomes a regression
 // test (Tests/FrontendTests/Regressions/).
 import KaleidoscopeFrontend
+import KaleidoscopeFormat
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrontend(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -17,6 +18,10 @@ public func fuzzFrontend(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = ASTDump.render(result.program.tree)
     _ = ASTTreeDrawing.render(result.program.tree)
     _ = TokenListing.render(Lexer.tokenize(file), in: file)
+    if case .formatted(let once) = Formatter.format(file) {
+      guard case .formatted(let twice) = Formatter.format(SourceFile(name: "fuzz.ks", bytes: once)), twice == once
+      else { fatalError("formatting the formatted text changed it") }
+    }
   }
   return 0
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer targets, instrumented for coverage and AddressSanitizer, into
 # .build/fuzz/ (about three minutes on two cores):
-#   frontend-fuzzer   lexer, parser, sema, diagnostics and printers on arbitrary bytes
+#   frontend-fuzzer   lexer, parser, sema, diagnostics, printers and formatter on arbitrary bytes
 #   irgen-fuzzer      IR generation, verification and (sometimes) -O2 of accepted programs
 # SwiftPM cannot build a libFuzzer main, so this calls swiftc: the front end becomes a static
 # library (its own module), the back end is compiled together with the IR fuzzer's entry.
@@ -29,10 +29,16 @@ swiftc $flags -parse-as-library -emit-library -static -module-name KaleidoscopeF
   -emit-module-path "$out/KaleidoscopeFrontend.swiftmodule" \
   $(find Sources/KaleidoscopeFrontend -name '*.swift' | sort) -o "$out/libKaleidoscopeFrontend.a"
 
+# The formatter, a module of its own over the front end.
+# shellcheck disable=SC2046,SC2086
+swiftc $flags -parse-as-library -emit-library -static -module-name KaleidoscopeFormat -I "$out" -I "$out/runtime" \
+  -emit-module-path "$out/KaleidoscopeFormat.swiftmodule" \
+  $(find Sources/Tools/Format -name '*.swift' | sort) -o "$out/libKaleidoscopeFormat.a"
+
 # shellcheck disable=SC2086
 swiftc $flags -parse-as-library -module-name FrontendFuzzer -I "$out" -I "$out/runtime" \
-  fuzz/FrontendFuzzer.swift "$out/libKaleidoscopeFrontend.a" $runtime -o "$out/frontend-fuzzer" 2>&1 |
-  grep -v "Cannot export local symbol" || true
+  fuzz/FrontendFuzzer.swift "$out/libKaleidoscopeFormat.a" "$out/libKaleidoscopeFrontend.a" $runtime \
+  -o "$out/frontend-fuzzer" 2>&1 | grep -v "Cannot export local symbol" || true
 
 # shellcheck disable=SC2046,SC2086
 swiftc $flags -parse-as-library -module-name IRGenFuzzer -I "$out" -I "$out/runtime" -I Sources/CLLVM \

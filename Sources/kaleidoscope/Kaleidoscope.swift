@@ -27,7 +27,10 @@ struct Kaleidoscope: ParsableCommand {
         kaleidoscope ast --tree examples/fib.ks
       """,
     version: "0.1.0",
-    subcommands: [RunCommand.self, ReplCommand.self, BuildCommand.self, CheckCommand.self, TokensCommand.self, ASTCommand.self, IRCommand.self]
+    subcommands: [
+      RunCommand.self, ReplCommand.self, BuildCommand.self, CheckCommand.self, TokensCommand.self, ASTCommand.self,
+      IRCommand.self, FormatCommand.self,
+    ]
   )
 
   @OptionGroup var color: ColorOptions
