@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every test: unit tests, end-to-end tests against the built binary, and IR checks; then
 # the end-to-end tests again against the release build, which is what users run and is linked
-# differently (static Swift runtime, not position-independent; see Package.swift).
+# differently (static Swift runtime, not position-independent; see Package.swift); and
+# checks that the repository's programs are in the canonical layout (docs/STYLE.md).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,3 +13,7 @@ swift build --build-tests --manifest-cache none
 swift test --skip-build
 swift build -c release --product kaleidoscope --manifest-cache none
 KALEIDOSCOPE_TOOL="$PWD/.build/release/kaleidoscope" swift test --skip-build --filter EndToEndTests
+# Every program but the deliberately malformed ones (diagnostics, regressions) and the
+# formatter's own unformatted inputs.
+git ls-files '*.ks' | grep -v -e '/Diagnostics/' -e '/Regressions/' -e '^Tests/FormatTests/Style/' |
+  xargs .build/release/kaleidoscope fmt --check
