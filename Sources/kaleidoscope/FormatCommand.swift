@@ -75,7 +75,7 @@ struct FormatCommand: ParsableCommand {
         } else if inPlace {
           if changed { try AtomicFile.replace(path, with: text) }
         } else {
-          Terminal.writeOut(String(decoding: text, as: UTF8.self))
+          Terminal.writeOut(bytes: text)
         }
       }
     }

@@ -56,14 +56,21 @@ enum Terminal {
   /// Writes all of `text`, retrying after interruptions and partial writes.
   static func write(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
-      }
+    text.withUTF8 { write($0, to: descriptor) }
+  }
+
+  /// Writes bytes as they are (a program's text, which need not be valid UTF-8).
+  static func writeOut(bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { write($0, to: STDOUT_FILENO) }
+  }
+
+  private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { return }
+      offset += written
     }
   }
 }

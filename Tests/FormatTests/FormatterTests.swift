@@ -100,6 +100,13 @@ struct FormatterTests {
     }
   }
 
+  /// Tokens the layout puts side by side are never read back as one (`.` then `5`).
+  @Test(arguments: ["x\n. 1\n", "def unary.(v) v\n. .5\n", "y;\n. 2 + . 3\n"])
+  func tokensStayApart(text: String) {
+    #expect(Self.format(Array(text.utf8)) != nil)
+    Self.expectMeaningKept(Array(text.utf8), text)
+  }
+
   /// `Style/NAME.ks` formats to `Style/NAME.formatted`: the rules of docs/STYLE.md, one
   /// file each.
   @Test(arguments: styleCases)

@@ -62,8 +62,10 @@ extension Printer {
       token(.string)
     case .variable:
       token(.identifier)
-    case .unary(_, let operand):
+    case .unary(let op, let operand):
       token(.operatorChar)
+      // `.` then a number would be read back as one number (`.5`).
+      if op == UInt8(ascii: "."), source.peek?.kind == .number { out.space() }
       part(operand, flat: flat)
     case .binary(_, let lhs, let rhs):
       binaryChain(lhs, rhs, flat: flat)
