@@ -128,7 +128,7 @@ let package = Package(
       // checks still apply.
       swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
     ),
-    // The tools, each over the front end: the formatter.
+    // The tools, each over the front end: the formatter and the language server.
     .target(
       name: "KaleidoscopeFormat",
       dependencies: ["KaleidoscopeFrontend"],
@@ -136,6 +136,12 @@ let package = Package(
       // The printer is a class whose state changes at every token; as in the front end,
       // dynamic exclusivity checks would take a large share of the time.
       swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+    ),
+    // The language server.
+    .target(
+      name: "KaleidoscopeLSP",
+      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeFormat"],
+      path: "Sources/Tools/LSP"
     ),
     .target(
       name: "KaleidoscopeBackend",
@@ -146,14 +152,16 @@ let package = Package(
     .executableTarget(
       name: "kaleidoscope",
       dependencies: [
-        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeFormat", "KaleidoscopeRuntime", "CEditLine", "CSort",
+        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeFormat", "KaleidoscopeLSP", "KaleidoscopeRuntime",
+        "CEditLine", "CSort",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: llvmSwiftSettings,
       linkerSettings: toolLinkerSettings
     ),
-    // What the test targets share (a seedable random number generator).
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // What the test targets share: a seedable random number generator, the program
+    // generator, marked sources, FileCheck.
+    .target(name: "TestSupport", dependencies: ["KaleidoscopeFrontend"], path: "Tests/TestSupport"),
     .testTarget(
       name: "FrontendTests",
       dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime", "TestSupport"],
@@ -169,6 +177,10 @@ let package = Package(
       name: "FormatTests",
       dependencies: ["KaleidoscopeFormat", "KaleidoscopeFrontend", "TestSupport"],
       exclude: ["Style"]
+    ),
+    .testTarget(
+      name: "LSPTests",
+      dependencies: ["KaleidoscopeLSP", "KaleidoscopeFrontend", "TestSupport"]
     ),
     .testTarget(
       name: "EndToEndTests",

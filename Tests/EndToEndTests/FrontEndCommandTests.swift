@@ -77,7 +77,7 @@ struct FrontEndCommandTests {
   }
 
   /// Every command whose help is checked, and the tool itself (no command).
-  static let commandsWithHelp: [[String]] = [["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], ["fmt"], []]
+  static let commandsWithHelp: [[String]] = [["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], ["fmt"], ["lsp"], []]
 
   @Test(arguments: commandsWithHelp)
   func helpHasExamples(command: [String]) throws {

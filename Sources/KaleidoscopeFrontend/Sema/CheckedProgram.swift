@@ -84,6 +84,12 @@ public struct CheckedProgram: Sendable {
     return value >= 0 ? .local(LocalID(index: value)) : .global(GlobalID(index: -2 - value))
   }
 
+  /// What the name of a `.variable`, `.element`, `.storeElement` or `.length` node refers
+  /// to, or `nil` when it names nothing (the checker reported that).
+  public func reference(of id: ExprID) -> VariableReference? {
+    resolutions[Int(id.index)] == -1 ? nil : variable(of: id)
+  }
+
   /// How `resolutions` stores a variable reference.
   static func encode(_ reference: VariableReference) -> Int32 {
     switch reference {

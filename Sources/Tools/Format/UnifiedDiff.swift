@@ -43,6 +43,39 @@ public enum UnifiedDiff {
     return out
   }
 
+  /// A run of changed lines: lines `old` of the old text (0-based) became lines `new` of the
+  /// new text.
+  public struct LineChange: Sendable, Equatable {
+    public var old: Range<Int>
+    public var new: Range<Int>
+
+    public init(old: Range<Int>, new: Range<Int>) {
+      self.old = old
+      self.new = new
+    }
+  }
+
+  /// The runs of changed lines from `old` to `new` (what an editor applies as text edits).
+  public static func changes(old: [UInt8], new: [UInt8]) -> [LineChange] {
+    var changes: [LineChange] = []
+    var current: LineChange?
+    for edit in script(lines(old), lines(new)) {
+      switch edit.kind {
+      case .same:
+        if let change = current { changes.append(change) }
+        current = nil
+      case .deleted:
+        if current == nil { current = LineChange(old: edit.oldLine..<edit.oldLine, new: edit.newLine..<edit.newLine) }
+        current!.old = current!.old.lowerBound..<edit.oldLine + 1
+      case .inserted:
+        if current == nil { current = LineChange(old: edit.oldLine..<edit.oldLine, new: edit.newLine..<edit.newLine) }
+        current!.new = current!.new.lowerBound..<edit.newLine + 1
+      }
+    }
+    if let change = current { changes.append(change) }
+    return changes
+  }
+
   private static func range(_ start: Int, _ count: Int) -> String {
     count == 0 ? "\(start),0" : count == 1 ? "\(start + 1)" : "\(start + 1),\(count)"
   }
