@@ -8,9 +8,11 @@
 #   libedit-dev    line editing for the REPL
 #   gdb            the debugger test of `build -g`
 #   python3-pexpect  REPL tests through a pseudo-terminal
+#   neovim         a real editor on the language server (Tests/Editors)
+#   python3-venv   the Python tests' environment (pytest-lsp, from PyPI)
 set -eu
 missing=""
-for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev gdb python3-pexpect; do
+for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev gdb python3-pexpect neovim python3-venv; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
 done
 [ -z "$missing" ] && exit 0

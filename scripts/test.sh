@@ -1,11 +1,14 @@
 #!/bin/sh
 # Runs every test: unit tests, end-to-end tests against the built binary, and IR checks; then
 # the end-to-end tests again against the release build, which is what users run and is linked
-# differently (static Swift runtime, not position-independent; see Package.swift); and
-# checks that the repository's programs are in the canonical layout (docs/STYLE.md).
+# differently (static Swift runtime, not position-independent; see Package.swift); the
+# language server's protocol tests (Python, pytest-lsp) against the release build; an
+# install into a temporary prefix; and checks that the repository's programs are in the
+# canonical layout (docs/STYLE.md).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/python-env.sh
 # Package.swift links LLVM statically only when llvm-config exists, and SwiftPM caches a
 # manifest's evaluation by its text: a build run before LLVM was installed would otherwise keep
 # the shared-library fallback (a slower tool) in every later clone.
@@ -13,6 +16,8 @@ swift build --build-tests --manifest-cache none
 swift test --skip-build
 swift build -c release --product kaleidoscope --manifest-cache none
 KALEIDOSCOPE_TOOL="$PWD/.build/release/kaleidoscope" swift test --skip-build --filter EndToEndTests
+(cd Tests/LSPProtocol && KALEIDOSCOPE_TOOL="$PWD/../../.build/release/kaleidoscope" ../../.build/python/bin/pytest -q)
+scripts/test-install.sh
 # Every program but the deliberately malformed ones (diagnostics, regressions) and the
 # formatter's own unformatted inputs.
 git ls-files '*.ks' | grep -v -e '/Diagnostics/' -e '/Regressions/' -e '^Tests/FormatTests/Style/' |
