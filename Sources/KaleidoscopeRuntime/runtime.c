@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -36,8 +37,18 @@ void ks_flush(void) {
   ks_output_length = 0;
 }
 
+/* When the program first wrote anything (CLOCK_MONOTONIC, ns; 0: not yet), for `run --stats`. */
+static uint64_t ks_first_output;
+
+uint64_t ks_first_output_time(void) { return ks_first_output; }
+
 static void ks_put(const char *data, size_t length) {
   if (length == 0) return;
+  if (!ks_first_output) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    ks_first_output = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+  }
   ks_output_at_line_start = data[length - 1] == '\n';
   if (ks_output_length + length > sizeof ks_output) ks_flush();
   if (length > sizeof ks_output) {

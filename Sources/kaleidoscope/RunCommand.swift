@@ -8,16 +8,24 @@ struct RunCommand: ParsableCommand {
     commandName: "run",
     abstract: "Compile a program and run its top-level expressions in order.",
     discussion: """
-      The whole file is compiled first (a function may be called before its definition), \
-      optimised (-O2 unless told otherwise) and run by LLVM's ORC JIT. Each top-level \
-      expression's value is printed on its own line, interleaved with what the program \
-      writes; -q prints only what the program writes. A file with errors runs nothing.
+      The whole file is checked first (a function may be called before its definition); \
+      a file with errors runs nothing. Each top-level expression's value is printed on its \
+      own line, interleaved with what the program writes; -q prints only what the program \
+      writes.
+
+      How it runs (--tier): auto, the default, starts in the interpreter at once and has \
+      LLVM compile at -O2 (unless told otherwise), on another thread, the functions called \
+      often and the loops that run long, which then go on in machine code. jit compiles \
+      everything the program can reach first, then runs it; interp only interprets. The \
+      output is the same in every tier; --stats tells what ran where. -g runs in the jit \
+      tier, for the debugger.
 
       Examples:
         kaleidoscope run examples/mandelbrot.ks
+        kaleidoscope run --stats examples/fib.ks
         kaleidoscope run -O0 --for-semantics=legacy examples/fib.ks
         echo 'extern sqrt(x); sqrt(2)' | kaleidoscope run -
-        kaleidoscope run --engine interpreter examples/fib.ks
+        kaleidoscope run --tier interp examples/fib.ks
         gdb -q -ex 'break fib' -ex run --args kaleidoscope run -g -O0 examples/fib.ks
       """
   )
@@ -28,50 +36,95 @@ struct RunCommand: ParsableCommand {
   @Flag(name: .customShort("g"), help: "Generate DWARF debug information and register the JIT's code with gdb.")
   var debugInfo = false
 
-  @Option(help: "What runs the program: jit (LLVM's ORC JIT) or interpreter (the reference interpreter, no LLVM).")
-  var engine: Engine = .jit
+  @Option(help: "How the program runs: auto (the interpreter, then LLVM for what gets hot), jit (LLVM first) or interp.")
+  var tier: Tier?
+
+  @Option(help: "The same as --tier: jit, or interpreter for interp.")
+  var engine: Engine?
+
+  @Flag(help: "After the run, print on standard error what ran in which tier and what compiling took.")
+  var stats = false
+
+  @Option(help: .hidden)
+  var tierHotCalls = TierPolicy().hotCalls
+
+  @Option(help: .hidden)
+  var tierHotIterations = TierPolicy().hotIterations
+
+  @Flag(help: .hidden)
+  var tierWait = false
 
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var semantics: SemanticsOptions
   @OptionGroup var input: InputOptions
   @OptionGroup var color: ColorOptions
 
-  /// The engines that can run a program; they print the same output.
+  /// The tiers a program can run in; they print the same output.
+  enum Tier: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case jit
+    case interp
+  }
+
+  /// `--engine`, the older spelling of `--tier`.
   enum Engine: String, ExpressibleByArgument, CaseIterable {
     case jit
     case interpreter
+
+    var tier: Tier { self == .jit ? .jit : .interp }
   }
 
   func validate() throws {
-    if engine == .interpreter && debugInfo {
+    if let tier, let engine, tier != engine.tier {
+      throw ValidationError("--tier \(tier.rawValue) and --engine \(engine.rawValue) disagree")
+    }
+    if resolvedTier == .interp && debugInfo {
       throw ValidationError("-g needs the JIT; the interpreter runs no machine code to debug")
     }
+  }
+
+  /// The tier asked for; -g pins the jit tier.
+  var resolvedTier: Tier {
+    let asked = tier ?? engine?.tier ?? .auto
+    return debugInfo && asked == .auto ? .jit : asked
   }
 
   func run() throws {
     let options = CompileOptions(
       optimization: optimization.resolved(default: .standard), forSemantics: semantics.forSemantics,
       printValues: !quiet, debugInfo: debugInfo)
-    try Self.run(input, color: color.color, engine: engine, options: options)
+    let policy = TierPolicy(hotCalls: tierHotCalls, hotIterations: tierHotIterations, waits: tierWait)
+    try Self.run(input, color: color.color, tier: resolvedTier, options: options, policy: policy, stats: stats)
   }
 
   /// What `run` does; the defaults are the options' (`PlainInvocation` runs it with them).
-  static func run(_ input: InputOptions, color: ColorChoice, engine: Engine = .jit, options: CompileOptions = CompileOptions()) throws {
+  static func run(
+    _ input: InputOptions, color: ColorChoice, tier: Tier = .auto, options: CompileOptions = CompileOptions(),
+    policy: TierPolicy = TierPolicy(), stats: Bool = false
+  ) throws {
+    let started = RunStatistics.now()
     let file = try input.load()
     let reporter = DiagnosticReporter(color: color)
-    switch engine {
-    case .interpreter:
+    var report = RunStatistics(tier: tier, started: started)
+    switch tier {
+    case .interp, .auto:
       let program = try reporter.program(of: Pipeline.check(file))
       do {
-        try Pipeline.interpret(program, options: options)
+        if tier == .auto {
+          report.tiers = try Pipeline.runTiered(program, options: options, policy: policy)
+        } else {
+          try Pipeline.interpret(program, options: options)
+        }
       } catch {
         Terminal.writeError("\(error)\n")
         throw ExitCode.failure
       }
     case .jit:
       let loaded = try reporter.product(of: reportingBackEndErrors { try Pipeline.load(file, options: options) })
+      report.compiled = RunStatistics.now()
       loaded.run()
     }
+    if stats { Terminal.writeError(report.summary()) }
     // The process ends here: nothing built needs taking apart, as with clang's -disable-free.
     Kaleidoscope.exit()
   }

@@ -3,7 +3,12 @@ import TestSupport
 import Testing
 
 /// Every engine must print byte-identical output for the same program: the reference
-/// interpreter, the JIT at -O0 and -O3, and a native executable. The programs come from
+/// interpreter, the JIT at -O0 and -O3, a native
+/// executable, and the tiers with promotion early (every function compiled at its first
+/// call, every loop before its first iteration), late (after 50 calls, a loop after 5
+/// iterations: on-stack replacement in the middle of a loop) and never, each compiling on
+/// the interpreter's thread so that the switch happens at the same point in every run. The
+/// programs come from
 /// `ProgramGenerator`; a failing seed reproduces with
 /// `KALEIDOSCOPE_SEED=N swift test --filter Differential` (the program is printed too).
 ///
@@ -43,9 +48,13 @@ struct DifferentialTests {
       reference.status == 0 || (reference.status == 1 && reference.stderr.contains("runtime error: ")),
       "seed \(seed): the interpreter failed: \(reference.stderr)\n\(program)")
     var engines: [(String, Tool.Output)] = [
-      ("jit -O0", try Tool.run(["run", "-O0", semantics, source], stdin: input)),
-      ("jit -O3", try Tool.run(["run", "-O3", semantics, source], stdin: input)),
+      ("jit -O0", try Tool.run(["run", "--tier", "jit", "-O0", semantics, source], stdin: input)),
+      ("jit -O3", try Tool.run(["run", "--tier", "jit", "-O3", semantics, source], stdin: input)),
     ]
+    for (name, calls, iterations) in [("early", 1, 0), ("late", 50, 5), ("never", Int.max, Int.max)] {
+      let tiers = ["--tier", "auto", "--tier-wait", "--tier-hot-calls", "\(calls)", "--tier-hot-iterations", "\(iterations)"]
+      engines.append(("tiers, promoted \(name)", try Tool.run(["run"] + tiers + [semantics, source], stdin: input)))
+    }
     if Self.buildsNative(seed) {
       let executable = "\(directory)/program"
       let build = try Tool.run(["build", "-O2", semantics, source, "-o", executable])

@@ -49,7 +49,7 @@ struct RunTests {
   /// out, the parser runs, and everything must come out the same.
   @Test("run with its defaults spelled out prints the same", arguments: programs.filter { $0.arguments == ["run"] })
   func defaultsSpelledOut(program: Program) throws {
-    let arguments = ["run", "-O2", "--engine", "jit", "--for-semantics", "current", "--color", "auto"]
+    let arguments = ["run", "-O2", "--tier", "auto", "--for-semantics", "current", "--color", "auto"]
     let output = try Tool.run(arguments + ["\(program.name).ks"], stdin: program.input, in: TestData.path("Programs", ""))
     #expect(output.stdout == program.expected("out"))
     #expect(output.stderr == program.expected("err"))
@@ -69,6 +69,25 @@ struct RunTests {
     let output = try Tool.run(
       program.arguments + ["--engine", "interpreter", "\(program.name).ks"], stdin: program.input,
       in: TestData.path("Programs", ""))
+    #expect(output.stdout == program.expected("out"))
+    #expect(output.stderr == program.expected("err"))
+    #expect(output.status == program.expectedStatus)
+  }
+
+  /// The JIT tier, and the tiers with everything promoted at once (each function at its first
+  /// call, each loop before its first iteration) or late (after 3 calls; a loop after 5
+  /// iterations, in its middle), compiling on the interpreter's thread so that the switch
+  /// happens at the same point in every run.
+  @Test(
+    "every tier prints the same",
+    arguments: [
+      ["--tier", "jit"],
+      ["--tier-wait", "--tier-hot-calls", "1", "--tier-hot-iterations", "0"],
+      ["--tier-wait", "--tier-hot-calls", "3", "--tier-hot-iterations", "5"],
+    ], programs)
+  func tiers(tier: [String], program: Program) throws {
+    let output = try Tool.run(
+      program.arguments + tier + ["\(program.name).ks"], stdin: program.input, in: TestData.path("Programs", ""))
     #expect(output.stdout == program.expected("out"))
     #expect(output.stderr == program.expected("err"))
     #expect(output.status == program.expectedStatus)

@@ -38,6 +38,74 @@ extension IRGenerator {
     LLVMBuildRet(builder.reference, LLVMConstInt(int32, 0, 0))
   }
 
+  /// Emits `double name(ptr cells)`, the interpreter's way into compiled code
+  /// (`NativeEntry`): it loads each argument from the cells (a number; an array's element
+  /// address and count, two cells) and calls `target`, which takes `parameters`.
+  func emitTierEntry(named name: String, calling target: LLVMValueRef, parameters: [NameKind]) {
+    var entryParameters: [LLVMTypeRef?] = [pointer]
+    let type = LLVMFunctionType(double, &entryParameters, 1, 0)!
+    let entry = LLVMAddFunction(module.reference, name, type)!
+    let b = builder.reference
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, entry, "entry"))
+    let cells = LLVMGetParam(entry, 0)!
+    func cell(_ index: Int) -> LLVMValueRef {
+      var offset: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(index), 0)]
+      return LLVMBuildGEP2(b, double, cells, &offset, 1, "")!
+    }
+    var arguments: [LLVMValueRef] = []
+    var next = 0
+    for kind in parameters {
+      if kind == .number {
+        arguments.append(LLVMBuildLoad2(b, double, cell(next), "")!)
+        next += 1
+      } else {
+        arguments.append(LLVMBuildLoad2(b, pointer, cell(next), "")!)
+        arguments.append(LLVMBuildLoad2(b, int64, cell(next + 1), "")!)
+        next += 2
+      }
+    }
+    var values = arguments.map { Optional($0) }
+    let value = values.withUnsafeMutableBufferPointer {
+      LLVMBuildCall2(b, functionType(parameters), target, $0.baseAddress, UInt32($0.count), "")!
+    }
+    LLVMBuildRet(b, value)
+  }
+
+  /// Emits `void name(ptr cells)`, the rest of a running loop (`LoopEntry`), for tiered
+  /// execution's on-stack replacement: the cells hold the body's locals, two each (a number;
+  /// an array's element address and count), as the interpreter left them at the top of an
+  /// iteration of the loop at `node`. It runs the remaining iterations and stores the
+  /// numbers back.
+  func emitLoopContinuation(named name: String, loop node: ExprID, of body: CheckedBody) {
+    guard case .forLoop(let index) = tree[node] else { preconditionFailure("not a loop") }
+    var entryParameters: [LLVMTypeRef?] = [pointer]
+    let type = LLVMFunctionType(LLVMVoidTypeInContext(context), &entryParameters, 1, 0)!
+    let value = LLVMAddFunction(module.reference, name, type)!
+    let b = builder.reference
+    function = value
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, value, "entry"))
+    allocateLocals(of: body)
+    let cells = LLVMGetParam(value, 0)!
+    func cell(_ index: Int) -> LLVMValueRef {
+      var offset: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(index), 0)]
+      return LLVMBuildGEP2(b, double, cells, &offset, 1, "")!
+    }
+    for (offset, local) in body.locals.enumerated() {
+      if local.valueKind == .number {
+        storeNumber(LLVMBuildLoad2(b, double, cell(2 * offset), "")!, into: locals[offset])
+      } else {
+        let elements = LLVMBuildLoad2(b, pointer, cell(2 * offset), "")!
+        storeArray(elements: elements, count: LLVMBuildLoad2(b, int64, cell(2 * offset + 1), "")!, into: locals[offset])
+      }
+    }
+    emitIterations(of: tree.forLoop(index), variable: locals[Int(program.loopVariable(of: node).index)])
+    for (offset, local) in body.locals.enumerated() where local.valueKind == .number {
+      LLVMBuildStore(b, loadNumber(from: locals[offset]), cell(2 * offset))
+    }
+    LLVMBuildRetVoid(b)
+    function = nil
+  }
+
   func emitUnresolvedStub(_ stub: LLVMValueRef, name: String) {
     let saved = LLVMGetInsertBlock(builder.reference)
     LLVMPositionBuilderAtEnd(builder.reference, LLVMAppendBasicBlockInContext(context, stub, "entry"))

@@ -195,8 +195,15 @@ extension IRGenerator {
   }
 
   private func emitFor(_ loop: ForLoop, variable: LLVMValueRef) -> LLVMValueRef {
-    let b = builder.reference
     storeNumber(emit(loop.start), into: variable)
+    emitIterations(of: loop, variable: variable)
+    return LLVMConstReal(double, 0)
+  }
+
+  /// A loop's iterations, from the top of one (where tiered execution's on-stack
+  /// replacement enters, `emitLoopContinuation`), to the block after the loop.
+  func emitIterations(of loop: ForLoop, variable: LLVMValueRef) {
+    let b = builder.reference
     switch options.forSemantics {
     case .current:
       // i = start; while end != 0 { body; i = i + step }
@@ -225,6 +232,5 @@ extension IRGenerator {
       LLVMBuildCondBr(b, truth(end, "loopcond"), body, after)
       LLVMPositionBuilderAtEnd(b, after)
     }
-    return LLVMConstReal(double, 0)
   }
 }

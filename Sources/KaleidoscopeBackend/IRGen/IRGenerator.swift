@@ -21,6 +21,10 @@ final class IRGenerator {
     /// (a global holding the current definition's address) so a redefinition reaches
     /// earlier callers; globals are symbols shared by every input's module.
     case interactive(InteractiveNames)
+    /// Tiered execution: a few functions at a time, each module calling the functions of
+    /// earlier ones by their symbols (`tieredName`); the globals are the interpreter's cells,
+    /// at the addresses given.
+    case tiered(globalAddress: (GlobalID) -> UInt)
   }
 
   /// How the REPL's modules name what they share.
@@ -129,6 +133,8 @@ final class IRGenerator {
       if !exported { LLVMSetLinkage(value, LLVMInternalLinkage) }
     case (.defined, .interactive(let names)):
       value = LLVMAddFunction(module.reference, names.definition(id), type)
+    case (.defined, .tiered):
+      value = LLVMAddFunction(module.reference, Self.tieredName(symbol.spelling), type)
     }
     functions[Int(id.index)] = value
     return value
@@ -140,6 +146,16 @@ final class IRGenerator {
   static func definitionName(_ spelling: String) -> String {
     HostSymbols.resolves(spelling) ? "\(spelling).ks" : spelling
   }
+
+  /// Makes an entry-block alloca for each of the body's locals (`locals`).
+  func allocateLocals(of body: CheckedBody) {
+    locals = body.locals.map { local in
+      LLVMBuildAlloca(builder.reference, local.valueKind == .number ? double : arrayType, tree.text(local.name) + ".addr")!
+    }
+  }
+
+  /// The symbol of a function compiled for tiered execution.
+  static func tieredName(_ spelling: String) -> String { "tier.\(spelling)" }
 
   /// Emits a `def`'s body into its function.
   func emitDefinition(_ body: CheckedBody) {
@@ -189,9 +205,7 @@ final class IRGenerator {
     function = value
     let entry = LLVMAppendBasicBlockInContext(context, value, "entry")!
     LLVMPositionBuilderAtEnd(builder.reference, entry)
-    locals = body.locals.map { local in
-      LLVMBuildAlloca(builder.reference, local.valueKind == .number ? double : arrayType, tree.text(local.name) + ".addr")!
-    }
+    allocateLocals(of: body)
     let parameterCount = body.function.map { program.functions[$0].arity } ?? 0
     if let debugInfo, let debugScope {
       for (index, local) in body.locals.enumerated() {

@@ -108,6 +108,26 @@ public enum Pipeline {
     try interpreter.run()
   }
 
+  /// Runs a checked program in tiers: the interpreter at once, LLVM for what becomes hot or
+  /// can run for long (`TieredExecution`). Output and errors are the other engines'.
+  @discardableResult
+  public static func runTiered(
+    _ program: CheckedProgram, options: CompileOptions, policy: TierPolicy
+  ) throws(InterpreterError) -> TierStatistics {
+    ks_runtime_init()
+    let interpreter = Interpreter(
+      program: program, host: RuntimeHost(), forSemantics: options.forSemantics, printValues: options.printValues)
+    let tiers = TieredExecution(program: program, globals: interpreter.globals, options: options, policy: policy)
+    interpreter.compiledCode = tiers
+    defer {
+      ks_flush()
+      tiers.finish()
+    }
+    try interpreter.run()
+    tiers.statistics.recordInterpreted(functions: interpreter.interpretedFunctions)
+    return tiers.statistics
+  }
+
   /// Emits, verifies and (at `-O1` and above) optimises a checked program's module.
   /// Externs that `resolves` rejects become stubs that report the missing symbol when called.
   public static func module(

@@ -65,6 +65,9 @@ public struct SyntaxTree: Sendable {
   /// The number of expression nodes; IDs run from 0 to `exprCount - 1`.
   public var exprCount: Int { nodes.count }
 
+  /// The number of `for` loops; a `.forLoop` node's index runs from 0 to `forLoopCount - 1`.
+  public var forLoopCount: Int { forLoops.count }
+
   /// The node at `id`, decoded. Inlinable: every pass and tool reads the tree through here.
   @inlinable @inline(__always)
   public subscript(id: ExprID) -> Expr {

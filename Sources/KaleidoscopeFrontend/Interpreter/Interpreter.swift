@@ -54,13 +54,27 @@ public final class Interpreter {
   private let host: InterpreterHost
   private let forSemantics: ForSemantics
   private let printValues: Bool
-  /// The definition of each function, by `FunctionID.index`.
-  private let definitions: [CheckedBody?]
+  /// The definition of each function and its index in `program.bodies`, by
+  /// `FunctionID.index`.
+  private let definitions: [(body: CheckedBody, index: Int)?]
+  /// The index in `program.bodies` of the body being evaluated.
+  var currentBody = 0
   /// The frames' locals. An array local holds its array's handle (`ArrayHandle`).
   var slots: [Double] = []
   var base = 0
-  /// Each global's value, by `GlobalID.index`; an array global holds its array's handle.
-  var globalValues: [Double]
+  /// The globals, where compiled code finds them too (`CompiledCode`).
+  public let globals: GlobalCells
+  /// Each array global's array, by `GlobalID.index` (the empty array until declared).
+  var globalArrays: [ArrayHandle]
+  private let isArrayGlobal: [Bool]
+  /// Machine code to call instead of interpreting, when running in tiers.
+  public var compiledCode: CompiledCode?
+  /// Calls of each function so far, while it has no machine code.
+  var callCounts: [Int]
+  /// Whether each parameter of each function is an array, by `FunctionID.index`.
+  let parameterIsArray: [[Bool]]
+  /// The arguments of a call into machine code, as its cells.
+  var nativeArguments: [Double] = []
   /// The live arrays: the empty array, then the globals' and, above them, a stack of those
   /// of local `var`s and of literals passed to calls, freed as their scope ends.
   var arrays: [ArrayStorage] = [ArrayStorage.makeEmpty()]
@@ -74,15 +88,17 @@ public final class Interpreter {
     self.host = host
     self.forSemantics = forSemantics
     self.printValues = printValues
-    var definitions = [CheckedBody?](repeating: nil, count: program.functions.symbols.count)
-    for body in program.bodies {
-      if let function = body.function { definitions[Int(function.index)] = body }
+    var definitions = [(body: CheckedBody, index: Int)?](repeating: nil, count: program.functions.symbols.count)
+    for (index, body) in program.bodies.enumerated() {
+      if let function = body.function { definitions[Int(function.index)] = (body, index) }
     }
     self.definitions = definitions
-    self.globalValues = [Double](repeating: 0, count: program.globals.symbols.count)
-    for id in program.globals.ids where program.globals[id].kind == .array {
-      globalValues[Int(id.index)] = ArrayHandle.empty.slotValue
-    }
+    globals = GlobalCells(count: program.globals.symbols.count)
+    globalArrays = [ArrayHandle](repeating: .empty, count: program.globals.symbols.count)
+    isArrayGlobal = program.globals.symbols.map { $0.kind == .array }
+    callCounts = [Int](repeating: 0, count: program.functions.symbols.count)
+    parameterIsArray = program.functions.symbols.map { $0.prototype.parameters.map { $0.kind == .array } }
+    for id in program.globals.ids where isArrayGlobal[Int(id.index)] { globals.setArray(id, to: arrays[0]) }
   }
 
   deinit {
@@ -93,9 +109,12 @@ public final class Interpreter {
   /// thread of its own with `stackSize` bytes of stack.
   public func run() throws(InterpreterError) {
     try LargeStack.run(size: Self.stackSize) { () throws(InterpreterError) in
+      // Compiled code may fault on this thread: the runtime's handler needs its alternate
+      // stack here.
+      ks_runtime_init()
       stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
-      for body in program.entryBodies {
-        let value = try evaluate(body, argumentBase: slots.count)
+      for (index, body) in program.bodies.enumerated() where body.function == nil {
+        let value = try evaluate(body, index: index, argumentBase: slots.count)
         if printValues, case .topLevel = body.kind { host.printValue(value) }
       }
     }
@@ -108,14 +127,17 @@ public final class Interpreter {
 
   // MARK: - Bodies and calls
 
-  /// Runs a body whose arguments were pushed on `slots` from `argumentBase`; pops them.
-  private func evaluate(_ body: CheckedBody, argumentBase: Int) throws(InterpreterError) -> Double {
-    let callerBase = base
+  /// Runs a body (`index` in `program.bodies`) whose arguments were pushed on `slots` from
+  /// `argumentBase`; pops them.
+  private func evaluate(_ body: CheckedBody, index: Int, argumentBase: Int) throws(InterpreterError) -> Double {
+    let (callerBase, callerBody) = (base, currentBody)
     base = argumentBase
+    currentBody = index
     slots.append(contentsOf: repeatElement(0, count: body.locals.count - (slots.count - argumentBase)))
     defer {
       slots.removeLast(slots.count - base)
       base = callerBase
+      currentBody = callerBody
     }
     return try evaluate(body.body)
   }
@@ -125,8 +147,11 @@ public final class Interpreter {
   /// arguments).
   private func call(_ function: FunctionID, argumentBase: Int) throws(InterpreterError) -> Double {
     guard Self.stackPointer() > stackLimit else { throw InterpreterError.stackOverflow }
-    if let body = definitions[Int(function.index)] {
-      return try evaluate(body, argumentBase: argumentBase)
+    if let definition = definitions[Int(function.index)] {
+      if let compiledCode, let entry = machineCode(for: function, in: compiledCode) {
+        return callMachineCode(entry, function, argumentBase: argumentBase)
+      }
+      return try evaluate(definition.body, index: definition.index, argumentBase: argumentBase)
     }
     let arguments = Array(slots[argumentBase...])
     slots.removeLast(arguments.count)
@@ -181,7 +206,7 @@ public final class Interpreter {
     case .ifElse(let condition, let then, let otherwise):
       return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
     case .forLoop(let index):
-      try evaluateLoop(tree.forLoop(index), variable: base + Int(program.loopVariable(of: id).index))
+      try evaluateLoop(tree.forLoop(index), node: id, variable: base + Int(program.loopVariable(of: id).index))
       return 0
     case .varIn(let index):
       let varIn = tree.varIn(index)
@@ -210,7 +235,7 @@ public final class Interpreter {
       for binding in tree.bindings(tree.globalDeclaration(index)) {
         let value = try value(of: binding)
         guard let global = program.globals.lookup(binding.name) else { continue }
-        globalValues[Int(global.index)] = value
+        declare(global, value: value)
       }
       return 0
     case .error:
@@ -218,18 +243,32 @@ public final class Interpreter {
     }
   }
 
-  /// The value of a variable: a local of the current frame, or a global.
+  /// The value of a variable: a local of the current frame, or a global (an array's
+  /// handle for an array).
   private func read(_ variable: VariableReference) -> Double {
     switch variable {
     case .local(let local): slots[base + Int(local.index)]
-    case .global(let global): globalValues[Int(global.index)]
+    case .global(let global):
+      isArrayGlobal[Int(global.index)] ? globalArrays[Int(global.index)].slotValue : globals[number: global]
     }
   }
 
+  /// Assigns a number variable (an array is never assigned as a whole).
   private func write(_ value: Double, to variable: VariableReference) {
     switch variable {
     case .local(let local): slots[base + Int(local.index)] = value
-    case .global(let global): globalValues[Int(global.index)] = value
+    case .global(let global): globals[number: global] = value
+    }
+  }
+
+  /// Sets a global when its declaration runs: a number, or an array's handle.
+  private func declare(_ global: GlobalID, value: Double) {
+    if isArrayGlobal[Int(global.index)] {
+      let handle = ArrayHandle(value)
+      globalArrays[Int(global.index)] = handle
+      globals.setArray(global, to: arrays[handle.index])
+    } else {
+      globals[number: global] = value
     }
   }
 
@@ -277,23 +316,32 @@ public final class Interpreter {
   }
 
   /// Both loops of SPEC §3; `variable` is the loop variable's slot. The step is evaluated
-  /// after the body and the variable read after the step, as the generated code does.
-  private func evaluateLoop(_ loop: ForLoop, variable: Int) throws(InterpreterError) {
+  /// after the body and the variable read after the step, as the generated code does. At the
+  /// top of an iteration, now and then, the loop may go on in machine code (tiers).
+  private func evaluateLoop(_ loop: ForLoop, node: ExprID, variable: Int) throws(InterpreterError) {
     slots[variable] = try evaluate(loop.start)
-    switch forSemantics {
-    case .current:
-      while Self.isTrue(try evaluate(loop.end)) {
+    var iterations = 0
+    let reportInterval = compiledCode?.loopReportInterval ?? Int.max
+    while true {
+      if iterations % reportInterval == 0, let compiledCode,
+        let entry = compiledCode.loop(node, of: currentBody, iterations: iterations)
+      {
+        runInMachineCode(entry)
+        return
+      }
+      iterations += 1
+      switch forSemantics {
+      case .current:
+        guard Self.isTrue(try evaluate(loop.end)) else { return }
         _ = try evaluate(loop.body)
         let step = try evaluate(loop.step, or: 1)
         slots[variable] = slots[variable] + step
-      }
-    case .legacy:
-      while true {
+      case .legacy:
         _ = try evaluate(loop.body)
         let step = try evaluate(loop.step, or: 1)
         let end = try evaluate(loop.end)
         slots[variable] = slots[variable] + step
-        if !Self.isTrue(end) { break }
+        if !Self.isTrue(end) { return }
       }
     }
   }

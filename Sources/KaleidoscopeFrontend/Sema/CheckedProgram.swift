@@ -57,6 +57,9 @@ public struct CheckedBody: Sendable {
     if case .function(let id) = kind { return id }
     return nil
   }
+
+  /// Whether the body has a `for` loop (each has a loop variable).
+  public var hasLoop: Bool { locals.contains { $0.kind == .loopVariable } }
 }
 
 /// A program that passed semantic analysis: the syntax tree, the functions it knows, and what

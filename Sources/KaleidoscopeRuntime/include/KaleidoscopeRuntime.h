@@ -19,6 +19,9 @@ void ks_print_value(double x);
 int ks_format_value(double x, char *buffer, size_t size);
 /* Writes all buffered output. */
 void ks_flush(void);
+
+/* When the program first wrote to standard output (CLOCK_MONOTONIC, nanoseconds), or 0. */
+uint64_t ks_first_output_time(void);
 /* Reports a call to an extern that resolved to nothing, then exits with status 1, or inside
  * ks_run_protected ends the running code as a fault does. */
 void ks_unresolved_extern(const char *name);
@@ -77,6 +80,11 @@ double readd(void);
  * local, which AddressSanitizer may move to a heap "fake stack", this is where the stack
  * really is: the interpreter's overflow check measures with it. */
 const void *ks_stack_address(void);
+
+/* Tiered execution: a slot of the table of compiled entry points, read by the interpreter and
+ * written by the compiler thread (acquire / release). */
+void *ks_tier_load_entry(void *const *slot);
+void ks_tier_store_entry(void **slot, void *entry);
 
 /* The text of runtime.c and of this header, for compiling the runtime into executables. */
 const char *ks_runtime_source(void);

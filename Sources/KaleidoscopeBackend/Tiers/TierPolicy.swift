@@ -1,0 +1,117 @@
+import KaleidoscopeFrontend
+
+/// When code moves from the interpreter to LLVM (`run --tier auto`).
+///
+/// The interpreter starts at once and counts: calls of each function, and iterations of each
+/// loop. A function called `hotCalls` times is compiled, with everything it can call, and
+/// its later calls run the machine code. A loop that has run `hotIterations` times (in all
+/// its runs so far) is compiled too, and a running loop switches to its machine code at the
+/// top of an iteration (on-stack replacement), so one long call does not stay interpreted.
+/// Code that runs a few times is never compiled: for it, interpreting is cheaper than
+/// compiling. docs/DESIGN.md has the measurements behind the numbers.
+public struct TierPolicy: Sendable {
+  /// Calls that make a function hot.
+  public var hotCalls: Int
+  /// Iterations that make a loop hot.
+  public var hotIterations: Int
+  /// Whether to compile on the interpreter's thread and wait, instead of in the background:
+  /// switches then happen at the same point in every run (the tests force promotion early,
+  /// late or never with it).
+  public var waits: Bool
+
+  public init(hotCalls: Int = 100, hotIterations: Int = 4096, waits: Bool = false) {
+    self.hotCalls = max(1, hotCalls)
+    self.hotIterations = max(0, hotIterations)
+    self.waits = waits
+  }
+}
+
+/// The shape of a program's calls: what each function can call, and which functions can run
+/// for long (a loop in their body, or recursion, direct or mutual), for which the compiler is
+/// made ready early.
+struct CallGraph {
+  let program: CheckedProgram
+  /// Each function's definition, by `FunctionID.index` (nil for externs).
+  let definitions: [CheckedBody?]
+  /// Whether each function can run for long.
+  let longRunning: [Bool]
+
+  init(_ program: CheckedProgram) {
+    self.program = program
+    var definitions = [CheckedBody?](repeating: nil, count: program.functions.symbols.count)
+    for body in program.bodies {
+      if let function = body.function { definitions[Int(function.index)] = body }
+    }
+    self.definitions = definitions
+    let inCycle = Self.functionsInCycles(definitions)
+    longRunning = definitions.indices.map { index in
+      guard let body = definitions[index] else { return false }
+      return inCycle[index] || body.hasLoop
+    }
+  }
+
+  /// The defined functions that `roots` can call, directly or not, themselves included,
+  /// leaving out those `excluded` says (already compiled or on their way).
+  func closure(of roots: [FunctionID], excluding excluded: (FunctionID) -> Bool) -> [FunctionID] {
+    var seen = Set<FunctionID>()
+    var work = roots
+    var found: [FunctionID] = []
+    while let function = work.popLast() {
+      guard definitions[Int(function.index)] != nil, !excluded(function), seen.insert(function).inserted else { continue }
+      found.append(function)
+      work += definitions[Int(function.index)]!.callees
+    }
+    return found.sorted()
+  }
+
+  /// Which functions lie on a cycle of calls (Tarjan's strongly connected components, walked
+  /// with an explicit stack: call chains can be long).
+  private static func functionsInCycles(_ definitions: [CheckedBody?]) -> [Bool] {
+    let count = definitions.count
+    var index = [Int](repeating: -1, count: count)
+    var lowLink = [Int](repeating: 0, count: count)
+    var onStack = [Bool](repeating: false, count: count)
+    var stack: [Int] = []
+    var inCycle = [Bool](repeating: false, count: count)
+    var next = 0
+    let callees = definitions.map { $0?.callees.map { Int($0.index) }.filter { definitions[$0] != nil } ?? [] }
+    for root in 0..<count where index[root] < 0 && definitions[root] != nil {
+      // Frames of the depth-first walk: a function and how many of its callees are done.
+      var frames: [(function: Int, done: Int)] = [(root, 0)]
+      index[root] = next
+      lowLink[root] = next
+      next += 1
+      stack.append(root)
+      onStack[root] = true
+      while let (function, done) = frames.last {
+        if done < callees[function].count {
+          frames[frames.count - 1].done += 1
+          let callee = callees[function][done]
+          if callee == function { inCycle[function] = true }
+          if index[callee] < 0 {
+            index[callee] = next
+            lowLink[callee] = next
+            next += 1
+            stack.append(callee)
+            onStack[callee] = true
+            frames.append((callee, 0))
+          } else if onStack[callee] {
+            lowLink[function] = min(lowLink[function], index[callee])
+          }
+          continue
+        }
+        frames.removeLast()
+        if let parent = frames.last?.function { lowLink[parent] = min(lowLink[parent], lowLink[function]) }
+        guard lowLink[function] == index[function] else { continue }
+        var component: [Int] = []
+        while let member = stack.popLast() {
+          onStack[member] = false
+          component.append(member)
+          if member == function { break }
+        }
+        if component.count > 1 { for member in component { inCycle[member] = true } }
+      }
+    }
+    return inCycle
+  }
+}

@@ -1,0 +1,40 @@
+import Synchronization
+
+/// What tiered execution did, for `run --stats`: what was compiled, the time it took, and
+/// what stayed interpreted. The compiler thread writes it; read it once the program has run.
+public final class TierStatistics: Sendable {
+  /// The figures, as one value under one lock.
+  public struct Figures: Sendable {
+    /// Modules compiled, and the functions and loops in them.
+    public var modules = 0
+    public var functions = 0
+    public var loops = 0
+    /// Time spent compiling on the compiler thread.
+    public var nanoseconds: UInt64 = 0
+    /// Functions that ran at least once in the interpreter.
+    public var interpretedFunctions = 0
+    /// Why LLVM failed, when it did (the code stayed interpreted).
+    public var failures: [String] = []
+  }
+
+  private let state = Mutex(Figures())
+
+  public var figures: Figures { state.withLock { $0 } }
+
+  func recordCompile(functions: Int, loops: Int, nanoseconds: UInt64) {
+    state.withLock {
+      $0.modules += 1
+      $0.functions += functions
+      $0.loops += loops
+      $0.nanoseconds += nanoseconds
+    }
+  }
+
+  func recordFailure(_ message: String) {
+    state.withLock { $0.failures.append(message) }
+  }
+
+  func recordInterpreted(functions: Int) {
+    state.withLock { $0.interpretedFunctions = functions }
+  }
+}

@@ -1,0 +1,182 @@
+import CLLVM
+import Dispatch
+import KaleidoscopeFrontend
+import KaleidoscopeRuntime
+import Synchronization
+
+/// Tiered execution (`run --tier auto`): the interpreter runs the program at once, and LLVM
+/// compiles at `-O2` what `TierPolicy` promotes, on a compiler thread of its own.
+///
+/// A promoted function, or loop, is compiled with every function it can call (those not
+/// compiled already), so compiled code only calls compiled code; the interpreter switches to
+/// it at a function's next call, or at the top of a loop's next iteration
+/// (`CompiledCode`). Compiled code reads and writes the interpreter's globals where they are
+/// (`GlobalCells`), so both tiers see one state. Modules are compiled one at a time, in the
+/// order they were asked for, so a module's calls to functions of earlier ones find them.
+///
+/// Two threads use it: the counts and `requested` are the interpreter's alone, the JIT the
+/// compiler queue's alone; they share only the entry slots (atomic) and `statistics`
+/// (locked).
+public final class TieredExecution: CompiledCode, @unchecked Sendable {
+  public let entries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  public var reportInterval: Int { policy.hotCalls }
+  /// Often enough to see a loop become hot soon after it does, seldom enough to cost nothing.
+  public var loopReportInterval: Int { min(1024, max(1, policy.hotIterations)) }
+  public let statistics = TierStatistics()
+
+  private let program: CheckedProgram
+  private let options: CompileOptions
+  private let policy: TierPolicy
+  private let graph: CallGraph
+  private let globals: GlobalCells
+  private let unresolved: Set<String>
+  /// Each loop's code, by its index among the tree's `for` loops, once compiled.
+  private let loopEntries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// Iterations of each loop so far, and whether it was handed to the compiler.
+  private var loopIterations: [Int]
+  private var loopRequested: [Bool]
+  /// Functions handed to the compiler.
+  private var requested: [Bool]
+  /// The compiler thread's queue, and its JIT.
+  private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
+  private var jit: JIT?
+  /// Set when the program has ended: queued compiles are then skipped.
+  private let finished = Atomic<Bool>(false)
+
+  /// LLVM's passes recurse over the code; a compiler thread's stack must be generous.
+  static let compilerStack = 64 << 20
+
+  public init(program: CheckedProgram, globals: GlobalCells, options: CompileOptions, policy: TierPolicy) {
+    self.program = program
+    self.options = options
+    self.policy = policy
+    self.globals = globals
+    graph = CallGraph(program)
+    let functions = program.functions.symbols.count
+    entries = .allocate(capacity: max(1, functions))
+    entries.initialize(repeating: nil, count: max(1, functions))
+    requested = [Bool](repeating: false, count: functions)
+    let loops = program.tree.forLoopCount
+    loopEntries = .allocate(capacity: max(1, loops))
+    loopEntries.initialize(repeating: nil, count: max(1, loops))
+    loopIterations = [Int](repeating: 0, count: loops)
+    loopRequested = [Bool](repeating: false, count: loops)
+    unresolved = Set(
+      program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
+    // A program that may well need the compiler has it made while the interpreter starts.
+    let reached = program.reachableBodies
+    if reached.contains(where: { body in
+      body.function.map { graph.longRunning[Int($0.index)] } ?? body.hasLoop
+    }) {
+      compiler.async { [self] in
+        guard !finished.load(ordering: .acquiring) else { return }
+        _ = try? LargeStack.run(size: Self.compilerStack) { try machineCodeHost() }
+      }
+    }
+  }
+
+  /// Every queued job holds `self`, so when this runs no compile is left to use the tables.
+  deinit {
+    entries.deallocate()
+    loopEntries.deallocate()
+  }
+
+  /// Ends the compiler's work when the program has ended: skips what is queued and waits
+  /// for the compile in progress, so no thread is inside LLVM when the process exits (its
+  /// static destructors would pull LLVM's state from under it).
+  public func finish() {
+    finished.store(true, ordering: .releasing)
+    compiler.sync {}
+  }
+
+  // MARK: - CompiledCode
+
+  public func called(_ function: FunctionID, times: Int) {
+    guard times >= policy.hotCalls, !requested[Int(function.index)] else { return }
+    let functions = graph.closure(of: [function]) { requested[Int($0.index)] }
+    for member in functions { requested[Int(member.index)] = true }
+    let slot = entries + Int(function.index)
+    compile(functions, into: slot) { generator in
+      let name = "tier.entry." + self.program.functions[function].spelling
+      generator.emitTierEntry(
+        named: name, calling: generator.llvmFunction(function),
+        parameters: self.program.functions[function].prototype.parameters.map(\.kind))
+      return name
+    }
+  }
+
+  public func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? {
+    guard case .forLoop(let index) = program.tree[node] else { return nil }
+    let slot = loopEntries + Int(index)
+    if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: LoopEntry.self) }
+    if iterations > 0 { loopIterations[Int(index)] += loopReportInterval }
+    guard loopIterations[Int(index)] >= policy.hotIterations, !loopRequested[Int(index)] else { return nil }
+    loopRequested[Int(index)] = true
+    let checked = program.bodies[body]
+    let functions = graph.closure(of: checked.callees) { requested[Int($0.index)] }
+    for member in functions { requested[Int(member.index)] = true }
+    compile(functions, loops: 1, into: slot) { generator in
+      let name = "tier.loop.\(index)"
+      generator.emitLoopContinuation(named: name, loop: node, of: checked)
+      return name
+    }
+    return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
+  }
+
+  /// Has `functions` and an entry compiled (now and waiting, or in the background, as the
+  /// policy says), and puts the entry's address in `slot` when ready.
+  private func compile(
+    _ functions: [FunctionID], loops: Int = 0, into slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    entry: @escaping @Sendable (IRGenerator) -> String
+  ) {
+    let slot = EntrySlot(pointer: slot)
+    let work: @Sendable () -> Void = { [self] in
+      guard !finished.load(ordering: .acquiring) else { return }
+      let address = LargeStack.run(size: Self.compilerStack) { build(functions, loops: loops, entry: entry) }
+      if let address { ks_tier_store_entry(slot.pointer, address) }  // else: it stays interpreted
+    }
+    if policy.waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
+  }
+
+  // MARK: - The compiler thread
+
+  private func machineCodeHost() throws -> JIT {
+    if let jit { return jit }
+    let made = try JIT(machine: try JIT.machine(optimization: options.optimization))
+    jit = made
+    return made
+  }
+
+  /// Compiles `functions` (and `loops` loops) into one module with the entry that `entry`
+  /// emits (returning its name); nil if LLVM failed.
+  private func build(_ functions: [FunctionID], loops: Int, entry: (IRGenerator) -> String) -> UnsafeMutableRawPointer? {
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer {
+      let elapsed = DispatchTime.now().uptimeNanoseconds - start
+      statistics.recordCompile(functions: functions.count, loops: loops, nanoseconds: elapsed)
+    }
+    do {
+      let jit = try machineCodeHost()
+      let module = Module(name: "tier", context: Context())
+      module.configure(for: jit.machine)
+      let globals = self.globals
+      let generator = IRGenerator(
+        program: program, module: module, options: options,
+        linking: .tiered(globalAddress: { UInt(bitPattern: globals.address(of: $0)) }), unresolved: unresolved)
+      for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
+      let name = entry(generator)
+      try module.verify()
+      if options.optimization != .none { try module.optimize(level: options.optimization, for: jit.machine) }
+      try jit.add(module)
+      return UnsafeMutableRawPointer(bitPattern: UInt(try jit.address(of: name)))
+    } catch {
+      statistics.recordFailure("\(error)")
+      return nil
+    }
+  }
+}
+
+/// A slot of an entry table, handed to the compiler thread, which writes it atomically.
+private struct EntrySlot: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+}

@@ -1,0 +1,70 @@
+import KaleidoscopeRuntime
+
+/// Machine code the interpreter calls instead of interpreting: tiered execution (the back
+/// end's `TieredExecution` provides it; the interpreter itself knows nothing of LLVM).
+///
+/// Each function has a slot in `entries`, empty until its code is ready; a compiler on another
+/// thread may fill a slot at any time (`ks_tier_store_entry`), and the interpreter reads it at
+/// every call of the function (`ks_tier_load_entry`), so calls switch to the compiled code at
+/// function entry. Compiled code calls only compiled code: a function is compiled together
+/// with every function it can call.
+public protocol CompiledCode: AnyObject {
+  /// One slot per function, by `FunctionID.index`: a `NativeEntry`, or nil.
+  var entries: UnsafeMutablePointer<UnsafeMutableRawPointer?> { get }
+  /// How many calls of a function without code make the interpreter report them again
+  /// (`called`) after the first.
+  var reportInterval: Int { get }
+  /// How many iterations of a loop make the interpreter report it again (`loop`).
+  var loopReportInterval: Int { get }
+  /// `function`, which has no code yet, has been called `times` times (1, then every
+  /// `reportInterval`): the chance to compile it, now or in the background.
+  func called(_ function: FunctionID, times: Int)
+  /// The loop at `node`, in the body at `body` (an index in `program.bodies`), is at the top
+  /// of an iteration, its `iterations`-th (0 when it starts, then every
+  /// `loopReportInterval`): the chance to compile it, and its code if ready, to
+  /// run the rest of the loop (on-stack replacement).
+  func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry?
+}
+
+/// The machine-code form of a function for the interpreter: it takes the arguments as
+/// 8-byte cells (a number's value; an array's element address and count, two cells) and
+/// returns the function's value.
+public typealias NativeEntry = @convention(c) (UnsafeMutablePointer<Double>?) -> Double
+
+/// The machine-code form of the rest of a running loop: it takes the body's locals as two
+/// cells each (a number's value; an array's element address and count), as the interpreter
+/// left them at the top of an iteration, runs the remaining iterations, and leaves the
+/// numbers' new values in the cells.
+public typealias LoopEntry = @convention(c) (UnsafeMutablePointer<Double>?) -> Void
+
+/// The program's globals in memory that compiled code reads and writes too: 16 bytes per
+/// global, a number's value in the first 8, or an array's `{ elements, count }`.
+public final class GlobalCells {
+  let cells: UnsafeMutablePointer<Double>
+  let count: Int
+
+  init(count: Int) {
+    self.count = count
+    cells = .allocate(capacity: max(1, 2 * count))
+    cells.initialize(repeating: 0, count: max(1, 2 * count))
+  }
+
+  deinit { cells.deallocate() }
+
+  /// Where global `id` lives: a `double`, or a `{ ptr, i64 }`.
+  public func address(of id: GlobalID) -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(cells + 2 * Int(id.index))
+  }
+
+  subscript(number id: GlobalID) -> Double {
+    get { cells[2 * Int(id.index)] }
+    set { cells[2 * Int(id.index)] = newValue }
+  }
+
+  /// Points the array global `id` at `storage` (its declaration has run).
+  func setArray(_ id: GlobalID, to storage: ArrayStorage) {
+    let cell = address(of: id)
+    cell.storeBytes(of: UInt(bitPattern: storage.elements), as: UInt.self)
+    cell.storeBytes(of: Int64(storage.count), toByteOffset: 8, as: Int64.self)
+  }
+}

@@ -1,0 +1,67 @@
+import KaleidoscopeRuntime
+
+/// Calls from the interpreter into compiled code, when running in tiers (`CompiledCode`).
+extension Interpreter {
+  /// How many functions ran in the interpreter at least once (when running in tiers).
+  public var interpretedFunctions: Int { callCounts.count { $0 > 0 } }
+
+  /// The machine code of `function`, if it has some: counting the calls made without it,
+  /// and telling the compiler on the first and every `reportInterval`-th.
+  func machineCode(for function: FunctionID, in compiledCode: CompiledCode) -> NativeEntry? {
+    let slot = compiledCode.entries + Int(function.index)
+    if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: NativeEntry.self) }
+    let index = Int(function.index)
+    callCounts[index] += 1
+    let times = callCounts[index]
+    guard times == 1 || times % compiledCode.reportInterval == 0 else { return nil }
+    compiledCode.called(function, times: times)
+    return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: NativeEntry.self) }
+  }
+
+  /// Calls compiled code with the arguments pushed on `slots` from `argumentBase` (popping
+  /// them): a number as it is, an array as its elements' address and count.
+  func callMachineCode(_ entry: NativeEntry, _ function: FunctionID, argumentBase: Int) -> Double {
+    nativeArguments.removeAll(keepingCapacity: true)
+    for (offset, isArray) in parameterIsArray[Int(function.index)].enumerated() {
+      let value = slots[argumentBase + offset]
+      if isArray {
+        let storage = arrays[ArrayHandle(value).index]
+        nativeArguments.append(Double(bitPattern: UInt64(UInt(bitPattern: storage.elements))))
+        nativeArguments.append(Double(bitPattern: UInt64(storage.count)))
+      } else {
+        nativeArguments.append(value)
+      }
+    }
+    slots.removeLast(slots.count - argumentBase)
+    // Compiled code never calls back into the interpreter, so the buffer is not reused
+    // while it runs.
+    return nativeArguments.withUnsafeMutableBufferPointer { entry($0.baseAddress) }
+  }
+
+  /// Runs the rest of the current loop in machine code: the body's locals go to it as cells
+  /// and the numbers come back (an array variable is never assigned as a whole, and its
+  /// elements are the same memory in both tiers).
+  func runInMachineCode(_ entry: LoopEntry) {
+    let locals = program.bodies[currentBody].locals
+    nativeArguments.removeAll(keepingCapacity: true)
+    for (offset, local) in locals.enumerated() {
+      let value = slots[base + offset]
+      if local.valueKind == .array {
+        // An array declared in the loop's body is out of scope at the top of an iteration,
+        // and its slot may name a freed array: it goes as the empty one, since the loop's
+        // code declares it again before any use.
+        let handle = ArrayHandle(value).index
+        let storage = handle < arrays.count ? arrays[handle] : arrays[0]
+        nativeArguments.append(Double(bitPattern: UInt64(UInt(bitPattern: storage.elements))))
+        nativeArguments.append(Double(bitPattern: UInt64(storage.count)))
+      } else {
+        nativeArguments.append(value)
+        nativeArguments.append(0)
+      }
+    }
+    nativeArguments.withUnsafeMutableBufferPointer { entry($0.baseAddress) }
+    for (offset, local) in locals.enumerated() where local.valueKind == .number {
+      slots[base + offset] = nativeArguments[2 * offset]
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import KaleidoscopeBackend
+import KaleidoscopeRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What `run --stats` prints: the tier, what was compiled and how long it took, and when the
+/// program first wrote something.
+struct RunStatistics {
+  let tier: RunCommand.Tier
+  let started: UInt64
+  /// What tiered execution did (`--tier auto`).
+  var tiers: TierStatistics?
+  /// When the whole program was compiled (`--tier jit`).
+  var compiled: UInt64?
+
+  init(tier: RunCommand.Tier, started: UInt64) {
+    self.tier = tier
+    self.started = started
+  }
+
+  /// CLOCK_MONOTONIC in nanoseconds, the runtime's clock for the first output.
+  static func now() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+  }
+
+  func summary() -> String {
+    let milliseconds = { (nanoseconds: UInt64) in Self.milliseconds(Double(nanoseconds) / 1e6) }
+    var lines = ["tier: \(tier.rawValue)"]
+    switch tier {
+    case .auto:
+      if let figures = tiers?.figures {
+        lines.append(
+          "machine code: \(Self.count(figures.functions, "function")), \(Self.count(figures.loops, "loop")) "
+            + "(\(Self.count(figures.modules, "module")), \(milliseconds(figures.nanoseconds)) on the compiler thread)")
+        lines.append("interpreted: \(Self.count(figures.interpretedFunctions, "function")) (called at least once)")
+        for failure in figures.failures { lines.append("not compiled (interpreted instead): \(failure)") }
+      }
+    case .jit:
+      if let compiled { lines.append("compiled: everything reachable, in \(milliseconds(compiled - started))") }
+    case .interp:
+      lines.append("compiled: nothing")
+    }
+    let first = ks_first_output_time()
+    lines.append("first output: " + (first == 0 ? "none" : "after \(milliseconds(first - started))"))
+    lines.append("total: \(milliseconds(Self.now() - started))")
+    return lines.map { "stats: \($0)\n" }.joined()
+  }
+
+  /// `1 loop`, `2 loops`.
+  static func count(_ value: Int, _ noun: String) -> String {
+    "\(value) \(noun)\(value == 1 ? "" : "s")"
+  }
+
+  /// `12.3 ms`.
+  static func milliseconds(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10) ms"
+  }
+}

@@ -1,0 +1,93 @@
+import Testing
+
+/// `run --tier auto`: the interpreter starts, hot functions and loops move to machine code,
+/// and what the program prints never changes. `--tier-wait` compiles on the interpreter's
+/// thread, so each switch happens at the same point in every run; `--stats` says what ran
+/// where, which is how these tests know that a switch happened.
+@Suite("Tiers")
+struct TierTests {
+  /// A loop that changes a local, a global and a global array on every iteration, in a
+  /// function called once: only on-stack replacement can move it to machine code.
+  static let loopProgram = """
+    def binary : 1 (x y) y
+    extern floor(x)
+    var total = 0, seen[64]
+    def walk(n)
+      var local = 1 in
+        (for i = 0, i < n in
+          (local = local * 1.5 - i) :
+          (total = total + i) :
+          (seen[i - 64 * floor(i / 64)] = i)) :
+        local + total + seen[63]
+    walk(1000)
+    total
+    seen[5]
+    """
+
+  static func run(_ arguments: [String], _ program: String) throws -> Tool.Output {
+    try Tool.run(["run"] + arguments + ["-"], stdin: program)
+  }
+
+  @Test func aLoopSwitchesToMachineCodeInItsMiddleAndKeepsItsState() throws {
+    let interpreted = try Self.run(["--tier", "interp"], Self.loopProgram)
+    let tiered = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", "5"], Self.loopProgram)
+    #expect(interpreted.status == 0)
+    #expect(tiered.stdout == interpreted.stdout)
+    // The loop's code comes with the functions it calls: here `:`.
+    #expect(tiered.stderr.contains("machine code: 1 function, 1 loop"), "\(tiered.stderr)")
+  }
+
+  /// At the top of an iteration, an array declared in the body is out of scope, and its slot
+  /// names an array already freed.
+  @Test(arguments: ["0", "5"])
+  func aLoopWithAnArrayInItsBodySwitches(hotIterations: String) throws {
+    let program = """
+      def binary : 1 (x y) y
+      def f(n)
+        var s = 0 in
+          (for i = 0, i < n in
+            var a[3] in
+              (a[1] = i) : (s = s + a[1] + len(a))) : s
+      f(20)
+      """
+    let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", hotIterations], program)
+    #expect(output.stdout == "250\n")
+    #expect(output.status == 0)
+    #expect(output.stderr.contains("1 loop ("), "\(output.stderr)")
+  }
+
+  @Test func aHotFunctionIsCompiledAndItsLaterCallsRunIt() throws {
+    let program = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(20)\n"
+    let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-calls", "10"], program)
+    #expect(output.stdout == "6765\n")
+    #expect(output.stderr.contains("machine code: 1 function, 0 loops"), "\(output.stderr)")
+    #expect(output.stderr.contains("interpreted: 1 function"), "\(output.stderr)")
+  }
+
+  @Test func codeThatIsNotHotStaysInTheInterpreter() throws {
+    let program = "def twice(x) x * 2\ntwice(1)\ntwice(2)\n"
+    let output = try Self.run(["--stats"], program)
+    #expect(output.stdout == "2\n4\n")
+    #expect(output.stderr.contains("machine code: 0 functions, 0 loops (0 modules"), "\(output.stderr)")
+  }
+
+  @Test func statsTellTheTierAndTheFirstOutput() throws {
+    for tier in ["auto", "jit", "interp"] {
+      let output = try Self.run(["--stats", "--tier", tier], "1 + 2\n")
+      #expect(output.stdout == "3\n")
+      #expect(output.stderr.contains("stats: tier: \(tier)\n"))
+      #expect(output.stderr.contains("stats: first output: after "))
+    }
+  }
+
+  @Test(arguments: [
+    (["--tier", "interp", "--engine", "jit"], "disagree"),
+    (["--tier", "interp", "-g"], "-g needs the JIT"),
+    (["--tier", "fast"], "--tier"),
+  ])
+  func misuseIsRefused(arguments: [String], message: String) throws {
+    let output = try Self.run(arguments, "1\n")
+    #expect(output.status == 64)
+    #expect(output.stderr.contains(message), "\(output.stderr)")
+  }
+}
