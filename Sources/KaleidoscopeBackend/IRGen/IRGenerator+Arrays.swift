@@ -29,7 +29,7 @@ extension IRGenerator {
       let name = names.global(symbol.spelling)
       value = LLVMGetNamedGlobal(module.reference, name) ?? LLVMAddGlobal(module.reference, type, name)
       if names.definesGlobal(symbol.spelling) { LLVMSetInitializer(value, LLVMConstNull(type)) }
-    case .tiered(let address):
+    case .tiered(let address, _):
       value = LLVMConstIntToPtr(LLVMConstInt(int64, UInt64(address(id)), 0), pointer)
     }
     globals[Int(id.index)] = value

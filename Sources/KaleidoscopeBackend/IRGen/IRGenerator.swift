@@ -22,9 +22,10 @@ final class IRGenerator {
     /// earlier callers; globals are symbols shared by every input's module.
     case interactive(InteractiveNames)
     /// Tiered execution: a few functions at a time, each module calling the functions of
-    /// earlier ones by their symbols (`tieredName`); the globals are the interpreter's cells,
-    /// at the addresses given.
-    case tiered(globalAddress: (GlobalID) -> UInt)
+    /// earlier ones by their symbols (`tieredName`), except `copies`, compiled again here
+    /// with internal linkage so that LLVM can inline them; the globals are the
+    /// interpreter's cells, at the addresses given.
+    case tiered(globalAddress: (GlobalID) -> UInt, copies: Set<FunctionID>)
   }
 
   /// How the REPL's modules name what they share.
@@ -133,8 +134,9 @@ final class IRGenerator {
       if !exported { LLVMSetLinkage(value, LLVMInternalLinkage) }
     case (.defined, .interactive(let names)):
       value = LLVMAddFunction(module.reference, names.definition(id), type)
-    case (.defined, .tiered):
+    case (.defined, .tiered(_, let copies)):
       value = LLVMAddFunction(module.reference, Self.tieredName(symbol.spelling), type)
+      if copies.contains(id) { LLVMSetLinkage(value, LLVMInternalLinkage) }
     }
     functions[Int(id.index)] = value
     return value

@@ -35,6 +35,12 @@ struct CallGraph {
   let definitions: [CheckedBody?]
   /// Whether each function can run for long.
   let longRunning: [Bool]
+  /// Whether each function is small enough to be compiled again into every module that
+  /// calls it, where LLVM can inline it, rather than called in the module that has it.
+  let isSmall: [Bool]
+  /// The most source text, in bytes, of a function that is `isSmall`: about what LLVM's
+  /// inliner takes whole.
+  static let smallFunctionSize = 600
 
   init(_ program: CheckedProgram) {
     self.program = program
@@ -47,6 +53,9 @@ struct CallGraph {
     longRunning = definitions.indices.map { index in
       guard let body = definitions[index] else { return false }
       return inCycle[index] || body.hasLoop
+    }
+    isSmall = definitions.map { body in
+      body.map { $0.range.end - $0.range.start <= Self.smallFunctionSize } ?? false
     }
   }
 

@@ -8,7 +8,8 @@ import Synchronization
 /// compiles at `-O2` what `TierPolicy` promotes, on a compiler thread of its own.
 ///
 /// A promoted function, or loop, is compiled with every function it can call (those not
-/// compiled already), so compiled code only calls compiled code; the interpreter switches to
+/// compiled already, and private copies of the small ones that are, for LLVM to inline),
+/// so compiled code only calls compiled code; the interpreter switches to
 /// it at a function's next call, or at the top of a loop's next iteration
 /// (`CompiledCode`). Compiled code reads and writes the interpreter's globals where they are
 /// (`GlobalCells`), so both tiers see one state. Modules are compiled one at a time, in the
@@ -93,10 +94,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 
   public func called(_ function: FunctionID, times: Int) {
     guard times >= policy.hotCalls, !requested[Int(function.index)] else { return }
-    let functions = graph.closure(of: [function]) { requested[Int($0.index)] }
-    for member in functions { requested[Int(member.index)] = true }
+    let (functions, copies) = newModule(calling: [function])
     let slot = entries + Int(function.index)
-    compile(functions, into: slot) { generator in
+    compile(functions, copies: copies, into: slot) { generator in
       let name = "tier.entry." + self.program.functions[function].spelling
       generator.emitTierEntry(
         named: name, calling: generator.llvmFunction(function),
@@ -113,9 +113,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     guard loopIterations[Int(index)] >= policy.hotIterations, !loopRequested[Int(index)] else { return nil }
     loopRequested[Int(index)] = true
     let checked = program.bodies[body]
-    let functions = graph.closure(of: checked.callees) { requested[Int($0.index)] }
-    for member in functions { requested[Int(member.index)] = true }
-    compile(functions, loops: 1, into: slot) { generator in
+    let (functions, copies) = newModule(calling: checked.callees)
+    compile(functions, copies: copies, loops: 1, into: slot) { generator in
       let name = "tier.loop.\(index)"
       generator.emitLoopContinuation(named: name, loop: node, of: checked)
       return name
@@ -123,16 +122,28 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
+  /// The functions of a new module whose code calls `roots`: every function they can call
+  /// that is not compiled yet, and `copies` of the small ones that are (see
+  /// `CallGraph.isSmall`), which stay private to the module. Marks them all requested.
+  private func newModule(calling roots: [FunctionID]) -> (functions: [FunctionID], copies: Set<FunctionID>) {
+    let functions = graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
+    let copies = Set(functions.filter { requested[Int($0.index)] })
+    for member in functions { requested[Int(member.index)] = true }
+    return (functions, copies)
+  }
+
   /// Has `functions` and an entry compiled (now and waiting, or in the background, as the
   /// policy says), and puts the entry's address in `slot` when ready.
   private func compile(
-    _ functions: [FunctionID], loops: Int = 0, into slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int = 0, into slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     entry: @escaping @Sendable (IRGenerator) -> String
   ) {
     let slot = EntrySlot(pointer: slot)
     let work: @Sendable () -> Void = { [self] in
       guard !finished.load(ordering: .acquiring) else { return }
-      let address = LargeStack.run(size: Self.compilerStack) { build(functions, loops: loops, entry: entry) }
+      let address = LargeStack.run(size: Self.compilerStack) {
+        build(functions, copies: copies, loops: loops, entry: entry)
+      }
       if let address { ks_tier_store_entry(slot.pointer, address) }  // else: it stays interpreted
     }
     if policy.waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
@@ -147,13 +158,15 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     return made
   }
 
-  /// Compiles `functions` (and `loops` loops) into one module with the entry that `entry`
+  /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with the entry that `entry`
   /// emits (returning its name); nil if LLVM failed.
-  private func build(_ functions: [FunctionID], loops: Int, entry: (IRGenerator) -> String) -> UnsafeMutableRawPointer? {
+  private func build(
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, entry: (IRGenerator) -> String
+  ) -> UnsafeMutableRawPointer? {
     let start = DispatchTime.now().uptimeNanoseconds
     defer {
       let elapsed = DispatchTime.now().uptimeNanoseconds - start
-      statistics.recordCompile(functions: functions.count, loops: loops, nanoseconds: elapsed)
+      statistics.recordCompile(functions: functions.count - copies.count, loops: loops, nanoseconds: elapsed)
     }
     do {
       let jit = try machineCodeHost()
@@ -162,7 +175,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       let globals = self.globals
       let generator = IRGenerator(
         program: program, module: module, options: options,
-        linking: .tiered(globalAddress: { UInt(bitPattern: globals.address(of: $0)) }), unresolved: unresolved)
+        linking: .tiered(globalAddress: { UInt(bitPattern: globals.address(of: $0)) }, copies: copies),
+        unresolved: unresolved)
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let name = entry(generator)
       try module.verify()
