@@ -54,13 +54,12 @@ public final class Interpreter {
   private let host: InterpreterHost
   private let forSemantics: ForSemantics
   private let printValues: Bool
-  /// The definition of each function and its index in `program.bodies`, by
-  /// `FunctionID.index`.
-  private let definitions: [(body: CheckedBody, index: Int)?]
+  /// The definition of each function, by `FunctionID.index` (nil for externs).
+  private let definitions: [Frame?]
   /// The index in `program.bodies` of the body being evaluated.
   var currentBody = 0
   /// The frames' locals. An array local holds its array's handle (`ArrayHandle`).
-  var slots: [Double] = []
+  var slots = SlotStack()
   var base = 0
   /// The globals, where compiled code finds them too (`CompiledCode`).
   public let globals: GlobalCells
@@ -88,9 +87,9 @@ public final class Interpreter {
     self.host = host
     self.forSemantics = forSemantics
     self.printValues = printValues
-    var definitions = [(body: CheckedBody, index: Int)?](repeating: nil, count: program.functions.symbols.count)
+    var definitions = [Frame?](repeating: nil, count: program.functions.symbols.count)
     for (index, body) in program.bodies.enumerated() {
-      if let function = body.function { definitions[Int(function.index)] = (body, index) }
+      if let function = body.function { definitions[Int(function.index)] = Frame(body, index: index) }
     }
     self.definitions = definitions
     globals = GlobalCells(count: program.globals.symbols.count)
@@ -114,7 +113,7 @@ public final class Interpreter {
       ks_runtime_init()
       stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
       for (index, body) in program.bodies.enumerated() where body.function == nil {
-        let value = try evaluate(body, index: index, argumentBase: slots.count)
+        let value = try evaluate(Frame(body, index: index), argumentBase: slots.count)
         if printValues, case .topLevel = body.kind { host.printValue(value) }
       }
     }
@@ -127,19 +126,35 @@ public final class Interpreter {
 
   // MARK: - Bodies and calls
 
-  /// Runs a body (`index` in `program.bodies`) whose arguments were pushed on `slots` from
-  /// `argumentBase`; pops them.
-  private func evaluate(_ body: CheckedBody, index: Int, argumentBase: Int) throws(InterpreterError) -> Double {
+  /// What running a body needs, without the reference-counted parts of `CheckedBody` that
+  /// would be retained and released at every call.
+  struct Frame {
+    /// The root expression.
+    var root: ExprID
+    /// Parameters and locals.
+    var size: Int
+    /// The body's index in `program.bodies`.
+    var index: Int
+
+    init(_ body: CheckedBody, index: Int) {
+      root = body.body
+      size = body.locals.count
+      self.index = index
+    }
+  }
+
+  /// Runs a body whose arguments were pushed on `slots` from `argumentBase`; pops them.
+  private func evaluate(_ frame: Frame, argumentBase: Int) throws(InterpreterError) -> Double {
     let (callerBase, callerBody) = (base, currentBody)
     base = argumentBase
-    currentBody = index
-    slots.append(contentsOf: repeatElement(0, count: body.locals.count - (slots.count - argumentBase)))
+    currentBody = frame.index
+    slots.appendZeros(frame.size - (slots.count - argumentBase))
     defer {
       slots.removeLast(slots.count - base)
       base = callerBase
       currentBody = callerBody
     }
-    return try evaluate(body.body)
+    return try evaluate(frame.root)
   }
 
   /// Calls `function` with the arguments pushed on `slots` from `argumentBase` (arguments
@@ -151,9 +166,9 @@ public final class Interpreter {
       if let compiledCode, let entry = machineCode(for: function, in: compiledCode) {
         return callMachineCode(entry, function, argumentBase: argumentBase)
       }
-      return try evaluate(definition.body, index: definition.index, argumentBase: argumentBase)
+      return try evaluate(definition, argumentBase: argumentBase)
     }
-    let arguments = Array(slots[argumentBase...])
+    let arguments = slots.values(from: argumentBase)
     slots.removeLast(arguments.count)
     return try host.callExternal(program.functions[function].spelling, arguments: arguments)
   }
@@ -280,6 +295,11 @@ public final class Interpreter {
 
   /// `a op b op c ...`, left to right, walking the left spine instead of recursing on it.
   private func evaluateChain(_ id: ExprID) throws(InterpreterError) -> Double {
+    // Most chains are one operation (`n < 3`, `x - 1`): no spine needed.
+    if case .binary(let op, let lhs, let rhs) = tree[id], !isBinary(lhs) {
+      let left = try evaluate(lhs)
+      return try apply(op, left, try evaluate(rhs), at: id)
+    }
     let start = spine.count
     defer { spine.removeLast(spine.count - start) }
     var current = id
@@ -295,6 +315,11 @@ public final class Interpreter {
       value = try apply(op, value, right, at: node)
     }
     return value
+  }
+
+  private func isBinary(_ id: ExprID) -> Bool {
+    if case .binary = tree[id] { return true }
+    return false
   }
 
   private func apply(_ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID) throws(InterpreterError) -> Double {
