@@ -5,6 +5,9 @@
   compile   a generated ~2 MB program of 2,000 functions, `kaleidoscope run` against the
             LLVM C++ reference (chapter 7), built by ../shared/peers/build-reference.sh
   start-up  `run` of a one-line file against the reference
+  tiers     the programs of `generate.py tiers VARIANT` (compile-bound: ~1.8 MB of
+            functions that each run once, in five shapes), `run` against the reference, and
+            `run --tier jit` for comparison
   native    executables from `kaleidoscope build -O2`: fib(40), the loop and a
             one-line program's start-up, against the clang -O2 C twins
 
@@ -16,7 +19,7 @@
             against clang -O2 C twins that index double arrays with doubles converted to
             integers, unchecked
 
-Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|native|interpreter|data]
+Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|tiers|native|interpreter|data]
        (from the repository root; builds the release binary first)
 """
 import os
@@ -97,18 +100,26 @@ def main():
 
     if wanted("interpreter"):
         fib30 = os.path.join(TWINS, "fib30.ks")
-        interpreted, jitted = best_pair([TOOL, "run", "--engine", "interpreter", fib30], [TOOL, "run", fib30])
+        interpreted, jitted = best_pair([TOOL, "run", "--tier", "interp", fib30], [TOOL, "run", "--tier", "jit", fib30])
         report("interpreter fib(30)", interpreted, jitted, "JIT -O2")
 
-    if not wanted("compile"):
+    if not wanted("compile") and not wanted("tiers"):
         return
 
     reference = subprocess.run([os.path.join(ROOT, "../shared/peers/build-reference.sh")], capture_output=True, text=True).stdout.strip()
-    program = os.path.join(work, "compile.ks")
-    with open(program, "w") as out:
-        subprocess.run([sys.executable, "benchmarks/generate.py", "compile", "2000"], stdout=out, check=True)
-    size = os.path.getsize(program)
-    if reference and os.path.exists(reference):
+    if not reference or not os.path.exists(reference):
+        print("reference not available: ../shared/peers/build-reference.sh failed")
+        return
+
+    def generated(name, *arguments):
+        program = os.path.join(work, name + ".ks")
+        with open(program, "w") as out:
+            subprocess.run([sys.executable, "benchmarks/generate.py", *arguments], stdout=out, check=True)
+        return program
+
+    if wanted("compile"):
+        program = generated("compile", "compile", "2000")
+        size = os.path.getsize(program)
         ref = best([reference], stdin_path=program)
         ours = best([TOOL, "run", "--for-semantics=legacy", program])
         report(f"compile+run {size / 1e6:.1f} MB", ours, ref, "C++ reference (ch. 7)")
@@ -116,8 +127,13 @@ def main():
         with open(one, "w") as out:
             out.write("1 + 2\n")
         report("start-up (one line)", best([TOOL, "run", one]), best([reference], stdin_path=one), "C++ reference (ch. 7)")
-    else:
-        print("reference not available: ../shared/peers/build-reference.sh failed")
+
+    if wanted("tiers"):
+        for variant in ["shape", "big", "reach", "loops", "hot"]:
+            program = generated("tiers-" + variant, "tiers", variant)
+            ref = best([reference], stdin_path=program)
+            report(f"tiers {variant}", best([TOOL, "run", program]), ref, "C++ reference (ch. 7)")
+            report(f"tiers {variant}, --tier jit", best([TOOL, "run", "--tier", "jit", program]), ref, "C++ reference (ch. 7)")
 
 
 if __name__ == "__main__":

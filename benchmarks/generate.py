@@ -5,6 +5,12 @@
                                    operators, until the text reaches SIZE_MB megabytes
     generate.py compile N          N functions (var blocks, arithmetic, ifs, calls among
                                    them); every 50th is called at top level
+    generate.py tiers VARIANT      a compile-bound program for tiered execution: about 2 MB
+                                   of functions of `var`/`if`/arithmetic statements, some
+                                   reachable, each called once. VARIANT: shape (2,000
+                                   functions of 20 statements, 400 reachable), big (1,000 of
+                                   40), reach (all 2,000 reachable), loops (every tenth with
+                                   a 300-iteration loop), hot (a helper called 10^5 times)
 """
 import random
 import sys
@@ -58,6 +64,64 @@ def compile_program(count):
     return "".join(parts)
 
 
+def statement(rng):
+    """One statement of a tiers program, over the locals x, y and z."""
+    k = rng.randint(1, 9)
+    return rng.choice([
+        f"x = x * 0.5 + y - {k}",
+        f"y = y * 0.25 + z * 0.5 + {k}",
+        f"z = z + (if x < y then x - {k} else y + {k})",
+        f"(if z < {k * 10} then y = y + 1 else x = x - 1)",
+        f"z = z * 0.5 + x * 0.25 - y * 0.125",
+    ])
+
+
+def tiers_function(rng, index, statements, callee, loop, helper):
+    """A function of `statements` statements; it calls `callee` (an earlier function) once,
+    and with `loop` runs its statements in a loop."""
+    lines = [statement(rng) for _ in range(statements)]
+    if helper:
+        lines.append("z = z + h(x)")
+    body = " :\n    ".join(f"({line})" for line in lines)
+    if loop:
+        body = f"(for i = 0, i < {loop} in\n    {body}) :\n    0"
+    call = f" + {callee}(z, y)" if callee else ""
+    return (
+        f"def g{index}(a b)\n"
+        f"  var x = a + 1, y = b * 2, z = 0 in\n"
+        f"    {body} :\n"
+        f"    z{call}\n"
+    )
+
+
+def tiers_program(variant):
+    """2,000 (or 1,000) functions; chains of 20 reachable ones, each calling the one five (or
+    one) before it, started at top level, so every reachable function runs once."""
+    rng = random.Random(11)
+    count, statements, stride = {"big": (1000, 40, 2), "reach": (2000, 20, 1)}.get(variant, (2000, 20, 5))
+    parts = [
+        "def binary : 1 (x y) y\n",
+        "def h(v) var s = 0 in (for j = 0, j < 4 in s = s + v * j) : s\n",
+    ]
+    for index in range(count):
+        reachable = index % stride == 0
+        callee = f"g{index - stride}" if reachable and index % (20 * stride) != 0 else None
+        loop = 300 if variant == "loops" and index % 10 == 0 else 0
+        helper = variant == "hot" and reachable
+        parts.append(tiers_function(rng, index, statements, callee, loop, helper))
+        if reachable and index % (20 * stride) == 19 * stride:
+            parts.append(f"g{index}(1, 2)\n")
+    if variant == "hot":
+        parts.append("def spin(n) var t = 0 in (for k = 0, k < n in t = t + h(k)) : t\n")
+        parts.append("spin(100000)\n")
+    return "".join(parts)
+
+
 if __name__ == "__main__":
     kind, amount = sys.argv[1], sys.argv[2]
-    sys.stdout.write(frontend(float(amount)) if kind == "frontend" else compile_program(int(amount)))
+    if kind == "frontend":
+        sys.stdout.write(frontend(float(amount)))
+    elif kind == "tiers":
+        sys.stdout.write(tiers_program(amount))
+    else:
+        sys.stdout.write(compile_program(int(amount)))
