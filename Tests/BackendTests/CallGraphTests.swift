@@ -1,0 +1,60 @@
+@testable import KaleidoscopeBackend
+import KaleidoscopeFrontend
+import Testing
+
+/// The shape of calls that tiered execution's policy reads: which functions can run for long
+/// (a loop, or a cycle of calls), what a promoted function drags into its module, and which
+/// functions are small enough to copy.
+@Suite("Call graph (tiers)")
+struct CallGraphTests {
+  static let program = """
+    def leaf(x) x + 1
+    def looping(n) for i = 0, i < n in leaf(i)
+    def even(n) if n < 1 then 1 else odd(n - 1)
+    def odd(n) if n < 1 then 0 else even(n - 1)
+    def selfish(n) if n < 1 then 0 else selfish(n - 1)
+    def caller(n) leaf(n) + looping(n) + even(n)
+    extern sin(x)
+    def usesExtern(x) sin(x)
+    0
+    """
+
+  static func graph() throws -> (CallGraph, CheckedProgram) {
+    let checked = Frontend.check(SourceFile(name: "graph.ks", text: program))
+    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
+    return (CallGraph(checked.program), checked.program)
+  }
+
+  static func id(_ name: String, in program: CheckedProgram) -> FunctionID {
+    program.functions.ids.first { program.functions[$0].spelling == name }!
+  }
+
+  @Test(arguments: [
+    ("leaf", false), ("looping", true), ("even", true), ("odd", true), ("selfish", true), ("caller", false),
+    ("usesExtern", false), ("sin", false),
+  ])
+  func longRunning(function: String, expected: Bool) throws {
+    let (graph, program) = try Self.graph()
+    #expect(graph.longRunning[Int(Self.id(function, in: program).index)] == expected)
+  }
+
+  @Test func aClosureHoldsEveryDefinedCalleeButTheExcludedOnes() throws {
+    let (graph, program) = try Self.graph()
+    let names = { (ids: [FunctionID]) in Set(ids.map { program.functions[$0].spelling }) }
+    let caller = Self.id("caller", in: program)
+    #expect(names(graph.closure(of: [caller]) { _ in false }) == ["caller", "leaf", "looping", "even", "odd"])
+    let leaf = Self.id("leaf", in: program)
+    #expect(names(graph.closure(of: [caller]) { $0 == leaf }) == ["caller", "looping", "even", "odd"])
+    // An extern is never part of a module: it is called where the process has it.
+    #expect(names(graph.closure(of: [Self.id("usesExtern", in: program)]) { _ in false }) == ["usesExtern"])
+  }
+
+  @Test func smallFunctionsAreThoseUpToTheSizeLimit() throws {
+    let body = String(repeating: "x + ", count: CallGraph.smallFunctionSize / 4) + "x"
+    let checked = Frontend.check(SourceFile(name: "size.ks", text: "def small(x) x\ndef big(x) \(body)\n"))
+    try #require(!checked.diagnostics.hasErrors)
+    let graph = CallGraph(checked.program)
+    #expect(graph.isSmall[Int(Self.id("small", in: checked.program).index)])
+    #expect(!graph.isSmall[Int(Self.id("big", in: checked.program).index)])
+  }
+}
