@@ -12,6 +12,9 @@ public enum Frontend {
     case file
     /// A REPL input: a new definition replaces the old one (with the same arity).
     case interactive
+    /// A source file to run in a sandbox (`run --sandbox`, the playground): as `file`, and an
+    /// `extern` may name only the runtime's functions and the C math library's.
+    case sandboxed
   }
 
   /// What the caller needs of the program.

@@ -165,6 +165,21 @@ struct SemaTests {
     #expect(program.entryBodies.count == 1)
   }
 
+  /// A sandboxed file may declare only the runtime's functions and libm's.
+  @Test(arguments: [
+    ("extern 1️⃣system(x)", DiagnosticMessage.externOutsideSandbox("system")),
+    ("extern sin(x)\nextern getchard()\nextern readd()\nextern printd(x)\nextern putchard(c)\nsin(1)", nil),
+    ("def f(x) x\nextern pow(x y)\nextern 1️⃣fopen(p m)", DiagnosticMessage.externOutsideSandbox("fopen")),
+  ] as [(String, DiagnosticMessage?)])
+  func sandboxedExterns(text: String, message: DiagnosticMessage?) {
+    let source = MarkedSource(text)
+    let result = Frontend.check(source.file, mode: .sandboxed)
+    #expect(errors(of: result).map(\.1) == (message.map { [$0] } ?? []))
+    if message != nil { #expect(errors(of: result).first?.0 == source["1️⃣"]) }
+    // Outside the sandbox, every extern may be declared.
+    #expect(!Frontend.check(source.file).diagnostics.hasErrors)
+  }
+
   @Test func interactiveModeReplacesDefinitions() {
     let first = Frontend.check(SourceFile(name: "1", text: "def f(x) x"), mode: .interactive)
     let again = Frontend.check(SourceFile(name: "2", text: "def f(x) x + 1"), after: first.declarations, mode: .interactive)

@@ -44,6 +44,7 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case stringAsNumber
   case expectedArrayArgument(String, parameter: String)
   case externTakesNumbers(String)
+  case externOutsideSandbox(String)
   case conflictingParameterKind(String, parameter: String, isArray: Bool)
   case nameIsFunction(String)
   case nameIsGlobal(String)
@@ -143,6 +144,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "a string is not a number: it gives an array its elements (s[] = \"text\") or is passed for an array parameter"
     case .expectedArrayArgument(let function, let parameter):
       return "'\(function)' takes an array for '\(parameter)': pass an array's name, an array literal or a string"
+    case .externOutsideSandbox(let name):
+      return "'\(name)' cannot be used in the sandbox: an extern may name only putchard, printd, getchard, readd and the C math library"
     case .externTakesNumbers(let parameter):
       return "an extern takes numbers only, so '\(parameter)' cannot be an array parameter"
     case .conflictingParameterKind(let function, let parameter, let isArray):
@@ -217,6 +220,7 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .stringAsNumber: "string-as-number"
     case .expectedArrayArgument: "expected-array-argument"
     case .externTakesNumbers: "extern-takes-numbers"
+    case .externOutsideSandbox: "extern-outside-sandbox"
     case .conflictingParameterKind: "conflicting-parameter-kind"
     case .nameIsFunction: "name-is-function"
     case .nameIsGlobal: "name-is-global"

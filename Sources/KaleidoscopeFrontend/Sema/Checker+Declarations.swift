@@ -10,6 +10,9 @@ extension Checker {
     if !defining, let array = prototype.parameters.first(where: { $0.kind == .array }) {
       report(.externTakesNumbers(tree.text(array.name)), at: array.range)
     }
+    if !defining && mode == .sandboxed && !HostLibrary.isSandboxed(tree.text(prototype.name)) {
+      report(.externOutsideSandbox(tree.text(prototype.name)), at: prototype.nameRange)
+    }
     if case .binaryOperator(let op, _) = prototype.kind, binaryDefinitionRanges[op] == nil {
       binaryDefinitionRanges[op] = prototype.nameRange
     }
@@ -26,7 +29,7 @@ extension Checker {
       return true
     }
     let existing = functions[id]
-    if defining && definedHere[Int(id.index)] && mode == .file {
+    if defining && definedHere[Int(id.index)] && mode != .interactive {
       report(
         .redefinition(symbol.spelling), at: prototype.nameRange,
         notes: [note(.previousDefinition(symbol.spelling), at: existing)])
@@ -68,7 +71,7 @@ extension Checker {
       return
     }
     let existing = globals[id]
-    if globalDeclaredHere[Int(id.index)] && mode == .file {
+    if globalDeclaredHere[Int(id.index)] && mode != .interactive {
       report(.redefinition(spelling), at: binding.nameRange, notes: [note(.previousDefinition(spelling), at: existing)])
     } else if existing.kind != binding.kind {
       report(

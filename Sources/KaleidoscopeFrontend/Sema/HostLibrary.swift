@@ -16,6 +16,11 @@ public enum HostLibrary {
     functions.map { "extern \($0.name)(\($0.parameters.joined(separator: " ")))\n" }.joined()
   }
 
+  /// The functions a sandboxed program may declare: these, and the runtime's input.
+  public static func isSandboxed(_ name: String) -> Bool {
+    name == "getchard" || name == "readd" || functions.contains { $0.name == name }
+  }
+
   /// The signature to suggest for `name`, e.g. `atan2(y x)`.
   public static func signature(of name: String) -> String? {
     functions.first { $0.name == name }.map { "\($0.name)(\($0.parameters.joined(separator: " ")))" }
