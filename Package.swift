@@ -120,6 +120,8 @@ let package = Package(
     ),
     // The release tool's qsort: a stable sort that finds runs already in order (CSort.h).
     .target(name: "CSort", path: "build-support/CSort", cSettings: [.unsafeFlags(["-O2"])]),
+    .target(name: "CSandbox", path: "Sources/CSandbox"),
+    .target(name: "KaleidoscopeSandbox", path: "Sources/Tools/Sandbox"),
     .target(
       name: "KaleidoscopeFrontend",
       dependencies: ["KaleidoscopeRuntime"],
@@ -153,7 +155,7 @@ let package = Package(
       name: "kaleidoscope",
       dependencies: [
         "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeFormat", "KaleidoscopeLSP", "KaleidoscopeRuntime",
-        "CEditLine", "CSort",
+        "KaleidoscopeSandbox", "CEditLine", "CSort", "CSandbox",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: llvmSwiftSettings,

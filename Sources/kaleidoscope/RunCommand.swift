@@ -26,6 +26,7 @@ struct RunCommand: ParsableCommand {
         kaleidoscope run -O0 --for-semantics=legacy examples/fib.ks
         echo 'extern sqrt(x); sqrt(2)' | kaleidoscope run -
         kaleidoscope run --tier interp examples/fib.ks
+        kaleidoscope run --sandbox untrusted.ks
         gdb -q -ex 'break fib' -ex run --args kaleidoscope run -g -O0 examples/fib.ks
       """
   )
@@ -53,6 +54,8 @@ struct RunCommand: ParsableCommand {
 
   @Flag(help: .hidden)
   var tierWait = false
+
+  @OptionGroup var sandbox: SandboxOptions
 
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var semantics: SemanticsOptions
@@ -93,6 +96,12 @@ struct RunCommand: ParsableCommand {
     let options = CompileOptions(
       optimization: optimization.resolved(default: .standard), forSemantics: semantics.forSemantics,
       printValues: !quiet, debugInfo: debugInfo)
+    if sandbox.isChild {
+      try SandboxedRun.child(name: input.file, tier: resolvedTier, options: options, color: color.color, sandbox: sandbox)
+    }
+    if sandbox.enabled {
+      try SandboxedRun.parent(try input.load(), tier: resolvedTier, options: options, quiet: quiet, sandbox: sandbox)
+    }
     let policy = TierPolicy(hotCalls: tierHotCalls, hotIterations: tierHotIterations, waits: tierWait)
     try Self.run(input, color: color.color, tier: resolvedTier, options: options, policy: policy, stats: stats)
   }

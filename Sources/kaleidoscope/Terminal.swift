@@ -64,7 +64,7 @@ enum Terminal {
     bytes.withUnsafeBufferPointer { write($0, to: STDOUT_FILENO) }
   }
 
-  private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+  static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
     var offset = 0
     while offset < bytes.count {
       let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

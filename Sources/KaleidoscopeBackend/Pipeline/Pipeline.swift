@@ -25,8 +25,10 @@ public enum Pipeline {
   }
 
   /// Parses and checks `file`.
-  public static func check(_ file: SourceFile, keeping retention: Frontend.Retention = .program) -> FrontendResult {
-    LargeStack.run { Frontend.check(file, keeping: retention) }
+  public static func check(
+    _ file: SourceFile, mode: Frontend.Mode = .file, keeping retention: Frontend.Retention = .program
+  ) -> FrontendResult {
+    LargeStack.run { Frontend.check(file, mode: mode, keeping: retention) }
   }
 
   /// Checks `file`, compiles what its top-level expressions reach, and loads it into a JIT
@@ -35,7 +37,9 @@ public enum Pipeline {
   /// The JIT (LLJIT's session and target machines) is made on a second thread while this one
   /// checks the program and generates and optimises its code, so that start-up pays for the
   /// longer of the two rather than both.
-  public static func load(_ file: SourceFile, options: CompileOptions) throws -> Compilation<LoadedProgram> {
+  public static func load(
+    _ file: SourceFile, mode: Frontend.Mode = .file, options: CompileOptions
+  ) throws -> Compilation<LoadedProgram> {
     try LargeStack.run { () throws -> Compilation<LoadedProgram> in
       let machine = try JIT.machine(optimization: options.optimization)
       let context = Context()
@@ -45,7 +49,7 @@ public enum Pipeline {
       var failure: (any Error)?
       LargeStack.concurrently(
         {
-          checked = Frontend.check(file)
+          checked = Frontend.check(file, mode: mode)
           guard let program = checked?.program, checked?.diagnostics.hasErrors == false else { return }
           do {
             module = try Self.module(for: program, in: context, for: machine, options: options, selection: .reachable)
