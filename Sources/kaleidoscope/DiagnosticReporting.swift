@@ -2,18 +2,25 @@ import ArgumentParser
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
 
-/// Prints diagnostics to standard error in clang's format, followed by clang's summary line.
+/// Prints diagnostics to standard error in clang's format, followed by clang's summary line;
+/// or, for the playground's sandboxed side, as JSON lines (`DiagnosticJSON`).
 struct DiagnosticReporter {
   let renderer: DiagnosticRenderer
+  let json: Bool
 
-  init(color: ColorChoice) {
+  init(color: ColorChoice, json: Bool = false) {
     renderer = DiagnosticRenderer(useColor: Terminal.useColorOnStandardError(color))
+    self.json = json
   }
 
   /// Prints every diagnostic in source order; returns whether any was an error.
   @discardableResult
   func report(_ diagnostics: DiagnosticBag, summary: Bool = true) -> Bool {
     guard !diagnostics.isEmpty else { return false }
+    if json {
+      Terminal.writeError(DiagnosticJSON.render(diagnostics))
+      return diagnostics.hasErrors
+    }
     var text = ""
     for diagnostic in diagnostics.sorted {
       text += renderer.render(diagnostic)

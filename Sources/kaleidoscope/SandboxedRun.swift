@@ -35,6 +35,10 @@ struct SandboxOptions: ParsableArguments {
   @Option(name: .customLong("sandbox-output"), help: .hidden)
   var outputBytes = Sandbox.Limits().outputBytes
 
+  /// Diagnostics as JSON lines, for the playground's server.
+  @Flag(name: .customLong("sandbox-json"), help: .hidden)
+  var jsonDiagnostics = false
+
   /// Instead of running the program, try what the sandbox must refuse (tests).
   @Flag(name: .customLong("sandbox-probe"), help: .hidden)
   var probe = false
@@ -102,7 +106,7 @@ enum SandboxedRun {
       Kaleidoscope.exit()
     }
     let file = SourceFile(name: name, bytes: source)
-    let reporter = DiagnosticReporter(color: color)
+    let reporter = DiagnosticReporter(color: color, json: sandbox.jsonDiagnostics)
     if tier == .interp {
       let program = try reporter.program(of: Pipeline.check(file, mode: .sandboxed))
       enter(cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, reserved: Interpreter.stackSize)
@@ -122,7 +126,7 @@ enum SandboxedRun {
   }
 
   /// Limits and seals this process, or ends it: a program never runs unsandboxed.
-  private static func enter(cpuSeconds: Int, memoryBytes: Int, reserved: Int) {
+  static func enter(cpuSeconds: Int, memoryBytes: Int, reserved: Int) {
     guard ks_sandbox_limit(UInt32(cpuSeconds), memoryBytes, reserved) == 0, ks_sandbox_close_files() == 0,
       ks_sandbox_seal() == 0
     else {
@@ -132,7 +136,7 @@ enum SandboxedRun {
   }
 
   /// `LENGTH\n` then LENGTH bytes, read without reading past them.
-  private static func readSource() -> [UInt8]? {
+  static func readSource() -> [UInt8]? {
     var header: [UInt8] = []
     var byte: UInt8 = 0
     while read(0, &byte, 1) == 1 && byte != UInt8(ascii: "\n") && header.count < 20 { header.append(byte) }

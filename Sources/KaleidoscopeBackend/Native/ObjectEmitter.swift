@@ -79,6 +79,14 @@ extension ObjectEmitter {
     return output!
   }
 
+  /// `module` compiled by `machine` into assembly text.
+  public static func assembly(of module: Module, machine: TargetMachine) throws -> String {
+    let output = try emit(module.reference, as: LLVMAssemblyFile, machine: machine)
+    defer { LLVMDisposeMemoryBuffer(output) }
+    let start = LLVMGetBufferStart(output)!
+    return String(decoding: UnsafeRawBufferPointer(start: start, count: LLVMGetBufferSize(output)), as: UTF8.self)
+  }
+
   /// The assembly LLVM generates for IR `text` (the REPL's `:asm`): parsed into a fresh
   /// context, compiled by `machine`, returned as text.
   public static func assembly(ofIR text: String, machine: TargetMachine) throws -> String {

@@ -78,6 +78,18 @@ public enum Pipeline {
     }
   }
 
+  /// The assembly of every definition in `file` for `target` (nil: this machine), as
+  /// `build --emit asm` writes it but without `main` (the playground's Assembly pane).
+  public static func assembly(of file: SourceFile, target: String?, options: CompileOptions) throws -> Compilation<String> {
+    try LargeStack.run { () throws -> Compilation<String> in
+      let checked = Frontend.check(file)
+      guard !checked.diagnostics.hasErrors else { return Compilation(diagnostics: checked.diagnostics, product: nil) }
+      let machine = try TargetMachine(triple: target, optimization: options.optimization)
+      let module = try module(for: checked.program, in: Context(), for: machine, options: options, selection: .all)
+      return Compilation(diagnostics: checked.diagnostics, product: try ObjectEmitter.assembly(of: module, machine: machine))
+    }
+  }
+
   /// Compiles `file` for `target` (nil: this machine) and writes it to `path` as `kind`; an
   /// executable is linked with the runtime by the system's C compiler.
   public static func emit(

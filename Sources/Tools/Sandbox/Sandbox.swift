@@ -73,6 +73,13 @@ public enum Sandbox {
     public var quiet = false
     /// Try what the sandbox must refuse instead of running the program (the tests).
     public var probe = false
+    /// Instead of running the program, print one of its views: `tokens`, `ast`, `ir` or
+    /// `asm` (the playground's panes).
+    public var view: String?
+    /// The target triple of the `asm` view; nil for this machine.
+    public var target: String?
+    /// Diagnostics as JSON lines (`DiagnosticJSON`) instead of clang's text.
+    public var jsonDiagnostics = false
 
     public init(source: [UInt8], name: String) {
       self.source = source
@@ -96,15 +103,43 @@ public enum Sandbox {
 
   /// The hidden option of `run` that makes a process the sandboxed side.
   public static let childOption = "--sandboxed"
+  /// The hidden subcommand whose process prints a view of a program, sandboxed.
+  public static let viewCommand = "sandboxed-view"
+
+  /// The command line of the sandboxed side.
+  static func arguments(for request: Request, limits: Limits) -> [String] {
+    var arguments = ["kaleidoscope"]
+    if let view = request.view {
+      arguments += [viewCommand, "--view", view] + (request.target.map { ["--target", $0] } ?? [])
+    } else {
+      arguments += ["run", childOption, "--tier", request.tier, "--for-semantics", request.forSemantics]
+      arguments += (request.quiet ? ["-q"] : []) + (request.probe ? ["--sandbox-probe"] : [])
+    }
+    arguments += [
+      "--sandbox-cpu", "\(limits.cpuSeconds)", "--sandbox-memory", "\(limits.memoryBytes)",
+      "-O", "\(request.optimization)", "--color", "never",
+    ]
+    if request.jsonDiagnostics { arguments.append("--sandbox-json") }
+    return arguments + ["--", request.name]
+  }
+
+  /// `run(_:limits:tool:)` on a thread of its own, for callers that must not block.
+  public static func run(_ request: Request, limits: Limits = Limits(), tool: String) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread.start {
+        do throws(SandboxError) {
+          continuation.resume(returning: try run(request, limits: limits, tool: tool))
+        } catch {
+          continuation.resume(throwing: error)
+        }
+      }
+    }
+  }
 
   /// Runs `request` with the tool at `tool` (this executable) under `limits`.
   public static func run(_ request: Request, limits: Limits = Limits(), tool: String) throws(SandboxError) -> Result {
     signal(SIGPIPE, SIG_IGN)  // the program may stop reading its input
-    let arguments =
-      ["kaleidoscope", "run", childOption, "--sandbox-cpu", "\(limits.cpuSeconds)", "--sandbox-memory",
-       "\(limits.memoryBytes)", "--tier", request.tier, "-O", "\(request.optimization)", "--for-semantics",
-       request.forSemantics, "--color", "never"] + (request.quiet ? ["-q"] : [])
-      + (request.probe ? ["--sandbox-probe"] : []) + ["--", request.name]
+    let arguments = arguments(for: request, limits: limits)
     let input = try Pipe()
     let output = try Pipe()
     let errors = try Pipe()
@@ -152,10 +187,21 @@ public enum Sandbox {
     posix_spawn_file_actions_adddup2(&actions, input, 0)
     posix_spawn_file_actions_adddup2(&actions, output, 1)
     posix_spawn_file_actions_adddup2(&actions, error, 2)
+    // The caller's thread may block or ignore signals (a server's threads do); the child
+    // starts with none blocked and every one at its default, so SIGXCPU ends it.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    posix_spawnattr_setsigmask(&attributes, &signals)
+    sigfillset(&signals)
+    posix_spawnattr_setsigdefault(&attributes, &signals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = arguments.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
     guard result == 0 else { throw SandboxError(operation: "posix_spawn", code: result) }
     return pid
   }
