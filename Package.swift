@@ -101,11 +101,19 @@ let package = Package(
   name: "Kaleidoscope",
   products: [
     .executable(name: "kaleidoscope", targets: ["kaleidoscope"]),
+    .executable(name: "kaleidoscope-serve", targets: ["kaleidoscope-serve"]),
     .library(name: "KaleidoscopeFrontend", targets: ["KaleidoscopeFrontend"]),
     .library(name: "KaleidoscopeBackend", targets: ["KaleidoscopeBackend"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // The playground's server and its two snippet stores. Hummingbird's default traits
+    // (swift-configuration, full Foundation) are not needed.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     .systemLibrary(name: "CLLVM", path: "Sources/CLLVM"),
@@ -145,6 +153,29 @@ let package = Package(
       dependencies: ["KaleidoscopeFrontend", "KaleidoscopeFormat"],
       path: "Sources/Tools/LSP"
     ),
+    // The playground: an HTTP server over the sandbox, with its page embedded (CPlaygroundPage).
+    .target(
+      name: "CPlaygroundPage", path: "Sources/Tools/Serve/Page", exclude: ["assets"],
+      cSettings: [.unsafeFlags(["-std=gnu2x"])]),
+    .target(
+      name: "KaleidoscopePlayground",
+      dependencies: [
+        "KaleidoscopeSandbox", "CPlaygroundPage",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "SQLiteNIO", package: "sqlite-nio"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+      ],
+      path: "Sources/Tools/Serve/Server"
+    ),
+    // `kaleidoscope serve` runs this program, which lives beside the tool: the server needs
+    // Foundation and SwiftNIO, which the tool's static start-up link leaves out (DESIGN.md).
+    .executableTarget(
+      name: "kaleidoscope-serve",
+      dependencies: ["KaleidoscopePlayground"],
+      path: "Sources/Tools/Serve/Main"
+    ),
     .target(
       name: "KaleidoscopeBackend",
       dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime", "CLLVM"],
@@ -183,6 +214,10 @@ let package = Package(
     .testTarget(
       name: "LSPTests",
       dependencies: ["KaleidoscopeLSP", "KaleidoscopeFrontend", "TestSupport"]
+    ),
+    .testTarget(
+      name: "PlaygroundTests",
+      dependencies: ["KaleidoscopePlayground", "KaleidoscopeFrontend", "kaleidoscope", "kaleidoscope-serve"]
     ),
     .testTarget(
       name: "EndToEndTests",

@@ -1,0 +1,97 @@
+/// The playground's JSON API (SPEC §6): what the page sends and what it gets back.
+
+/// `POST /api/run`.
+struct RunRequest: Decodable {
+  var source: String
+  var stdin: String?
+  /// 0 to 3; 2 when absent.
+  var opt: Int?
+  /// `jit` (the default) or `interpreter`.
+  var engine: String?
+  /// `current` (the default) or `legacy`.
+  var forSemantics: String?
+}
+
+/// The answer to `POST /api/run`.
+struct RunResponse: Encodable {
+  var exitCode: Int32
+  var stdout: String
+  var stderr: String
+  var diagnostics: [DiagnosticEntry]
+  var timedOut: Bool
+  var truncated: Bool
+  var timeMs: Double
+}
+
+/// `POST /api/view`.
+struct ViewRequest: Decodable {
+  var source: String
+  /// `tokens`, `ast`, `ir` or `asm`.
+  var view: String
+  var opt: Int?
+  /// One of `PlaygroundTarget`'s names, for `asm`.
+  var target: String?
+}
+
+/// The answer to `POST /api/view`.
+struct ViewResponse: Encodable {
+  var text: String
+  var diagnostics: [DiagnosticEntry]
+  /// For each line of `text`, the source line it came from, or 0 (the IR and assembly views;
+  /// empty for the others). The page links source lines to these.
+  var lines: [Int]
+}
+
+/// `POST /api/share`.
+struct ShareRequest: Decodable {
+  var source: String
+}
+
+/// The answer to `POST /api/share`.
+struct ShareResponse: Encodable {
+  var id: String
+  var url: String
+}
+
+/// The answer to `GET /api/share/ID`.
+struct SnippetResponse: Encodable {
+  var source: String
+}
+
+/// One example program, for the page's menu.
+struct ExampleEntry: Encodable {
+  var name: String
+  var source: String
+}
+
+/// A diagnostic as the sandboxed side writes it (`DiagnosticJSON` in the front end).
+struct DiagnosticEntry: Codable, Equatable {
+  var line: Int
+  var column: Int
+  var endLine: Int
+  var endColumn: Int
+  var severity: String
+  var message: String
+}
+
+/// The body of every 4xx and 5xx answer.
+struct ErrorResponse: Encodable {
+  var error: String
+}
+
+/// The targets of the Assembly pane.
+enum PlaygroundTarget: String, CaseIterable {
+  case x86_64 = "x86-64"
+  case aarch64 = "aarch64"
+  case riscv64 = "riscv64"
+  case wasm32 = "wasm32"
+
+  var triple: String {
+    switch self {
+    case .x86_64: "x86_64-unknown-linux-gnu"
+    case .aarch64: "aarch64-unknown-linux-gnu"
+    case .riscv64: "riscv64-unknown-linux-gnu"
+    case .wasm32: "wasm32-unknown-unknown"
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Turns the sandboxed side's output into what the page shows: IR and assembly without the
+/// debug-information noise, each line tagged with the source line it came from (as Compiler
+/// Explorer does), and diagnostics parsed from their JSON lines.
+enum Listing {
+  /// IR printed with debug information: the `!dbg` attachments and the metadata go, and each
+  /// instruction keeps the line of its `!DILocation`.
+  static func ir(_ text: String) -> (text: String, lines: [Int]) {
+    let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var locations: [Substring: Int] = [:]
+    for line in all where line.hasPrefix("!") && line.contains("= !DILocation(line: ") {
+      let id = line.prefix { $0 != " " }
+      if let number = integer(after: "line: ", in: line) { locations[id] = number }
+    }
+    var out: [Substring] = []
+    var lines: [Int] = []
+    for line in all {
+      let trimmed = line.drop { $0 == " " }
+      if line.hasPrefix("!") || trimmed.hasPrefix("#dbg_") || line.hasPrefix("declare void @llvm.dbg") { continue }
+      guard let range = line.range(of: ", !dbg ") ?? line.range(of: " !dbg ") else {
+        out.append(line)
+        lines.append(0)
+        continue
+      }
+      let id = line[range.upperBound...].prefix { $0 != " " && $0 != "," }
+      var kept = line[..<range.lowerBound]
+      let rest = line[range.upperBound...].dropFirst(id.count)
+      if !rest.isEmpty { kept = Substring(String(kept) + String(rest)) }
+      out.append(kept)
+      lines.append(locations[id] ?? 0)
+    }
+    return trimmingTrailingBlankLines(out, lines)
+  }
+
+  /// Assembly printed with debug information: `.loc` directives give the line of what
+  /// follows; they, CFI directives and the debug sections go.
+  static func assembly(_ text: String) -> (text: String, lines: [Int]) {
+    var out: [Substring] = []
+    var lines: [Int] = []
+    var current = 0
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let trimmed = line.drop { $0 == " " || $0 == "\t" }
+      if trimmed.hasPrefix(".section") && trimmed.contains(".debug_") { break }
+      if trimmed.hasPrefix(".loc\t") || trimmed.hasPrefix(".loc ") {
+        let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if fields.count > 2, let number = Int(fields[2]) { current = number }
+        continue
+      }
+      if trimmed.hasPrefix(".cfi_") || trimmed.hasPrefix(".file") || trimmed.hasPrefix(".Ltmp")
+        || trimmed.hasPrefix(".Lfunc_begin") || trimmed.hasPrefix(".Ldebug")
+      {
+        continue
+      }
+      let isInstruction = line.hasPrefix("\t") && !trimmed.hasPrefix(".")
+      out.append(line)
+      lines.append(isInstruction ? current : 0)
+    }
+    return trimmingTrailingBlankLines(out, lines)
+  }
+
+  /// Splits the sandboxed side's standard error into its diagnostics (JSON lines) and the
+  /// rest (runtime errors, the sandbox's own messages).
+  static func diagnostics(in stderr: String) -> (diagnostics: [DiagnosticEntry], rest: String) {
+    var diagnostics: [DiagnosticEntry] = []
+    var rest = ""
+    for line in stderr.split(separator: "\n", omittingEmptySubsequences: true) {
+      if line.hasPrefix("{\"line\":"), let entry = try? JSON.decoder.decode(DiagnosticEntry.self, from: Data(line.utf8)) {
+        diagnostics.append(entry)
+      } else {
+        rest += line + "\n"
+      }
+    }
+    return (diagnostics, rest)
+  }
+
+  private static func integer(after marker: String, in line: Substring) -> Int? {
+    guard let range = line.range(of: marker) else { return nil }
+    return Int(line[range.upperBound...].prefix { $0.isNumber })
+  }
+
+  private static func trimmingTrailingBlankLines(_ text: [Substring], _ lines: [Int]) -> (text: String, lines: [Int]) {
+    var count = text.count
+    while count > 0 && text[count - 1].allSatisfy(\.isWhitespace) { count -= 1 }
+    return (text.prefix(count).joined(separator: "\n") + (count > 0 ? "\n" : ""), Array(lines.prefix(count)))
+  }
+}

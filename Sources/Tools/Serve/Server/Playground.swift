@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The web playground (`kaleidoscope serve`): the page, the API over the sandbox, and the
+/// snippet store, as one Hummingbird application.
+public enum Playground {
+  /// How the server is set up (`kaleidoscope serve`'s options).
+  public struct Configuration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// An SQLite path, a `postgresql://` URL, or nil for the default SQLite file.
+    public var database: String?
+    /// The `kaleidoscope` executable that runs each sandboxed process.
+    public var tool: String
+    public var workers = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    public var queueLimit = 64
+    public var rateLimitPerMinute = 600
+    /// Where the examples menu finds its programs.
+    public var examples: String?
+
+    public init(tool: String) {
+      self.tool = tool
+    }
+  }
+
+  /// Runs the server until SIGTERM or SIGINT, then lets the requests in flight finish.
+  public static func run(_ configuration: Configuration) async throws {
+    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    var logger = Logger(label: "kaleidoscope.serve")
+    logger.logLevel = .info
+    let store: any SnippetStore
+    var postgres: PostgresSnippetStore?
+    if let database = configuration.database, database.hasPrefix("postgres") {
+      postgres = try PostgresSnippetStore(url: database, logger: logger)
+      store = postgres!
+    } else {
+      store = try await SQLiteSnippetStore.open(path: configuration.database ?? SQLiteSnippetStore.defaultPath)
+    }
+    let api = PlaygroundAPI(configuration: configuration, store: store, logger: logger)
+    let router = Router(context: PlaygroundContext.self)
+    router.middlewares.add(RequestLog(logger: logger))
+    api.register(on: router)
+    let host = configuration.host
+    let app = Application(
+      router: router,
+      configuration: .init(address: .hostname(host, port: configuration.port), serverName: "kaleidoscope"),
+      services: postgres.map { [$0.client] } ?? [],
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? configuration.port
+        FileHandle.standardError.write(Data("kaleidoscope serve: listening on http://\(host):\(port)/\n".utf8))
+      },
+      logger: logger)
+    do {
+      try await app.runService()
+    } catch {
+      await store.close()
+      throw error
+    }
+    await store.close()
+  }
+}
+
+/// Each request's context: Hummingbird's, plus the client's address (for the rate limit) and
+/// the playground's body limit.
+struct PlaygroundContext: RequestContext {
+  var coreContext: CoreRequestContextStorage
+  let client: String
+
+  init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    client = source.channel.remoteAddress?.ipAddress ?? "unknown"
+  }
+
+  /// SPEC §6: a body over 64 KiB is answered 413.
+  var maxUploadSize: Int { 64 << 10 }
+}

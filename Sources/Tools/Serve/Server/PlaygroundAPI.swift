@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KaleidoscopeSandbox
+import Logging
+import NIOCore
+
+/// The routes: the page and its files, the JSON API, `/healthz`.
+struct PlaygroundAPI: Sendable {
+  let configuration: Playground.Configuration
+  let store: any SnippetStore
+  let logger: Logger
+  let admission: Admission
+  let rateLimiter: RateLimiter
+  let examples: [ExampleEntry]
+
+  init(configuration: Playground.Configuration, store: any SnippetStore, logger: Logger) {
+    self.configuration = configuration
+    self.store = store
+    self.logger = logger
+    admission = Admission(workers: configuration.workers, queueLimit: configuration.queueLimit)
+    rateLimiter = RateLimiter(perMinute: configuration.rateLimitPerMinute)
+    examples = Examples.load(from: configuration.examples)
+  }
+
+  func register(on router: Router<PlaygroundContext>) {
+    router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+    router.get("/") { _, _ in page("index.html") }
+    router.get("/s/:id") { _, _ in page("index.html") }
+    router.get("/static/:name") { _, context in page(context.parameters.get("name") ?? "") }
+    router.get("/codemirror/**") { request, _ in try await CodeMirrorFiles.response(for: request.uri.path) }
+    router.get("/api/examples") { _, _ in json(examples) }
+    router.post("/api/run") { request, context in
+      try await limited(request, context) { (body: RunRequest) in try await run(body) }
+    }
+    router.post("/api/view") { request, context in
+      try await limited(request, context) { (body: ViewRequest) in try await view(body) }
+    }
+    router.post("/api/share") { request, context in
+      try await limited(request, context, sandboxed: false) { (body: ShareRequest) in
+        let id = try await store.save(body.source)
+        return json(ShareResponse(id: id, url: "/s/\(id)"), status: .created)
+      }
+    }
+    router.get("/api/share/:id") { _, context in
+      let id = context.parameters.get("id") ?? ""
+      guard SnippetID.isWellFormed(id), let source = try await store.source(of: id) else {
+        return failure(.notFound, "no snippet '\(id)'")
+      }
+      return json(SnippetResponse(source: source))
+    }
+  }
+
+  /// The checks every API request passes: the rate limit, the body's size and form, and a
+  /// free sandbox (when it needs one); then `handle`.
+  private func limited<Body: Decodable & Sendable>(
+    _ request: Request, _ context: PlaygroundContext, sandboxed: Bool = true,
+    _ handle: @Sendable @escaping (Body) async throws -> Response
+  ) async throws -> Response {
+    let (allowed, retryAfter) = rateLimiter.admit(context.client)
+    guard allowed else {
+      return failure(.tooManyRequests, "too many requests; try again in \(retryAfter) s", retryAfter: retryAfter)
+    }
+    let bytes: ByteBuffer
+    do {
+      bytes = try await request.body.collect(upTo: context.maxUploadSize)
+    } catch is NIOTooManyBytesError {
+      return failure(.contentTooLarge, "the body is larger than \(context.maxUploadSize >> 10) KiB")
+    }
+    let body: Body
+    do {
+      body = try JSON.decoder.decode(Body.self, from: Data(buffer: bytes))
+    } catch {
+      return failure(.badRequest, JSON.reason(error))
+    }
+    guard sandboxed else { return try await handle(body) }
+    let response = try await admission.admitting(context.client) { try await handle(body) }
+    return response ?? failure(.serviceUnavailable, "the server is busy; try again shortly", retryAfter: 1)
+  }
+
+  private func run(_ body: RunRequest) async throws -> Response {
+    let opt = body.opt ?? 2
+    guard (0...3).contains(opt) else { return failure(.badRequest, "'opt' must be 0 to 3") }
+    let engine = body.engine ?? "jit"
+    guard ["jit", "interpreter"].contains(engine) else {
+      return failure(.badRequest, "'engine' must be 'jit' or 'interpreter'")
+    }
+    let semantics = body.forSemantics ?? "current"
+    guard ["current", "legacy"].contains(semantics) else {
+      return failure(.badRequest, "'forSemantics' must be 'current' or 'legacy'")
+    }
+    var request = Sandbox.Request(source: Array(body.source.utf8), name: "main.ks")
+    request.stdin = Array((body.stdin ?? "").utf8)
+    request.optimization = opt
+    request.tier = engine == "jit" ? "jit" : "interp"
+    request.forSemantics = semantics
+    request.jsonDiagnostics = true
+    let result = try await Sandbox.run(request, tool: configuration.tool)
+    let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
+    return json(
+      RunResponse(
+        exitCode: result.exitCode, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: stderr,
+        diagnostics: diagnostics, timedOut: result.timedOut, truncated: result.truncated,
+        timeMs: (result.milliseconds * 10).rounded() / 10))
+  }
+
+  private func view(_ body: ViewRequest) async throws -> Response {
+    guard ["tokens", "ast", "ir", "asm"].contains(body.view) else {
+      return failure(.badRequest, "'view' must be 'tokens', 'ast', 'ir' or 'asm'")
+    }
+    let opt = body.opt ?? 0
+    guard (0...3).contains(opt) else { return failure(.badRequest, "'opt' must be 0 to 3") }
+    var target: PlaygroundTarget?
+    if let name = body.target {
+      target = PlaygroundTarget(rawValue: name)
+      guard target != nil else {
+        let names = PlaygroundTarget.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        return failure(.badRequest, "'target' must be one of \(names)")
+      }
+    }
+    var request = Sandbox.Request(source: Array(body.source.utf8), name: "main.ks")
+    request.view = body.view
+    request.target = target?.triple
+    request.optimization = opt
+    request.jsonDiagnostics = true
+    let result = try await Sandbox.run(request, tool: configuration.tool)
+    let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
+    if result.timedOut || result.exitCode > 1 || !stderr.isEmpty {
+      let reason = result.timedOut ? "the view took too long and was stopped" : stderr.isEmpty ? "the view failed" : stderr
+      return json(ViewResponse(text: reason, diagnostics: diagnostics, lines: []))
+    }
+    let text = String(decoding: result.stdout, as: UTF8.self)
+    let listing: (text: String, lines: [Int]) =
+      switch body.view {
+      case "ir": Listing.ir(text)
+      case "asm": Listing.assembly(text)
+      default: (text, [])
+      }
+    return json(ViewResponse(text: listing.text, diagnostics: diagnostics, lines: listing.lines))
+  }
+}
+
+/// A file of the page, or 404.
+func page(_ name: String) -> Response {
+  guard let asset = PageAssets.named(name) else { return failure(.notFound, "no file '\(name)'") }
+  var headers = HTTPFields()
+  headers[.contentType] = asset.contentType
+  headers[.cacheControl] = "no-cache"
+  return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+}
+
+/// `value` as a JSON answer.
+func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+  let data = (try? JSON.encoder.encode(value)) ?? Data("{}".utf8)
+  var headers = HTTPFields()
+  headers[.contentType] = "application/json; charset=utf-8"
+  return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}
+
+/// An error answer: `{"error": message}`, with `Retry-After` when given.
+func failure(_ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil) -> Response {
+  var response = json(ErrorResponse(error: message), status: status)
+  if let retryAfter { response.headers[.retryAfter] = "\(max(1, retryAfter))" }
+  return response
+}
