@@ -76,15 +76,29 @@ public final class TargetMachine {
     let triple = triple ?? LLVMTargets.hostTriple
     let target = try LLVMTargets.target(for: triple)
     let cpu = host ? takeMessage(LLVMGetHostCPUName()) : "generic"
-    let features = host ? takeMessage(LLVMGetHostCPUFeatures()) : ""
-    guard
-      let machine = LLVMCreateTargetMachine(
-        target, triple, cpu, features, optimization.codeGenLevel, relocation, codeModel)
-    else {
+    let (features, abi) = host ? (takeMessage(LLVMGetHostCPUFeatures()), nil) : Self.linuxDefaults(for: triple)
+    let options = LLVMCreateTargetMachineOptions()
+    defer { LLVMDisposeTargetMachineOptions(options) }
+    LLVMTargetMachineOptionsSetCPU(options, cpu)
+    LLVMTargetMachineOptionsSetFeatures(options, features)
+    if let abi { LLVMTargetMachineOptionsSetABI(options, abi) }
+    LLVMTargetMachineOptionsSetCodeGenOptLevel(options, optimization.codeGenLevel)
+    LLVMTargetMachineOptionsSetRelocMode(options, relocation)
+    LLVMTargetMachineOptionsSetCodeModel(options, codeModel)
+    guard let machine = LLVMCreateTargetMachineWithOptions(target, triple, options) else {
       throw BackendError.llvm("cannot create a target machine for '\(triple)'")
     }
     self.reference = machine
     self.triple = triple
+  }
+
+  /// The features and ABI clang gives a target by default on Linux, where they differ from
+  /// LLVM's bare defaults: RISC-V Linux is RV64GC with doubles in floating-point registers
+  /// (the ABI Debian's libraries use), not the soft-float base ISA.
+  static func linuxDefaults(for triple: String) -> (features: String, abi: String?) {
+    if triple.hasPrefix("riscv64") { return ("+m,+a,+f,+d,+c", "lp64d") }
+    if triple.hasPrefix("riscv32") { return ("+m,+a,+f,+d,+c", "ilp32d") }
+    return ("", nil)
   }
 
   /// The data layout string modules for this machine must carry.

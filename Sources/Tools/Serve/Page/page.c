@@ -18,6 +18,9 @@ static const unsigned char mode_js[] = {
 static const unsigned char tree_js[] = {
 #embed "assets/tree.js"
 };
+static const unsigned char favicon_svg[] = {
+#embed "assets/favicon.svg"
+};
 
 #define KS_ASSET(name, type, array) {name, type, array, sizeof array}
 
@@ -27,6 +30,7 @@ static const ks_page_asset assets[] = {
   KS_ASSET("app.js", "text/javascript; charset=utf-8", app_js),
   KS_ASSET("kaleidoscope-mode.js", "text/javascript; charset=utf-8", mode_js),
   KS_ASSET("tree.js", "text/javascript; charset=utf-8", tree_js),
+  KS_ASSET("favicon.svg", "image/svg+xml", favicon_svg),
 };
 
 const ks_page_asset *ks_page_asset_named(const char *name) {

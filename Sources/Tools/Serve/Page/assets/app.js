@@ -11,7 +11,7 @@
     lint: { getAnnotations: lint, async: true, delay: 400 },
     // Tab leaves the editor, so the page has no keyboard trap; indent with spaces.
     extraKeys: {
-      "Tab": function () { return CodeMirror.Pass; }, "Shift-Tab": function () { return CodeMirror.Pass; },
+      "Tab": false, "Shift-Tab": false,
       "Ctrl-Enter": function () { run(); }, "Cmd-Enter": function () { run(); }
     },
     screenReaderLabel: "Program"

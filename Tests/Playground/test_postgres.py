@@ -1,0 +1,33 @@
+"""Several stateless servers sharing one PostgreSQL database (SPEC 6): a snippet shared
+through one is read through another, and survives both."""
+from conftest import Server, get, post
+
+
+def test_servers_share_snippets_through_postgresql(postgres):
+    first, second = Server(database=postgres), Server(database=postgres)
+    try:
+        status, created, _ = post(first.url, "/api/share", {"source": "def f(x) x\nf(7)\n"})
+        assert status == 201
+        assert get(second.url, f"/api/share/{created['id']}") == (200, {"source": "def f(x) x\nf(7)\n"})
+        ids = {post(server.url, "/api/share", {"source": f"{n}\n"})[1]["id"]
+               for n in range(20) for server in (first, second)}
+        assert len(ids) == 40
+        assert first.stop() == 0
+        assert second.stop() == 0
+        third = Server(database=postgres)
+        try:
+            assert get(third.url, f"/api/share/{created['id']}")[1]["source"] == "def f(x) x\nf(7)\n"
+        finally:
+            third.close()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_wrong_database_url_is_a_clear_error():
+    import subprocess
+    from conftest import TOOL
+    result = subprocess.run([TOOL, "serve", "--port", "0", "--database", "postgresql://"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 1
+    assert "expected postgresql://USER@HOST[:PORT]/DATABASE" in result.stderr
