@@ -9,10 +9,14 @@
 #   gdb            the debugger test of `build -g`
 #   python3-pexpect  REPL tests through a pseudo-terminal
 #   neovim         a real editor on the language server (Tests/Editors)
-#   python3-venv   the Python tests' environment (pytest-lsp, from PyPI)
+#   python3-venv   the Python tests' environment (pytest-lsp and Playwright, from PyPI)
+#   libjs-codemirror  the playground's editor, served from /usr/share/javascript/codemirror
+#   chromium       the real browser of the playground's tests (Tests/Playground)
+#   postgresql     the shared snippet store, started and stopped by those tests
+#   wrk            HTTP load, for benchmarks/playground.py's neighbours
 set -eu
 missing=""
-for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev gdb python3-pexpect neovim python3-venv; do
+for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev gdb python3-pexpect neovim python3-venv libjs-codemirror chromium postgresql wrk; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
 done
 [ -z "$missing" ] && exit 0

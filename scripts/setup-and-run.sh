@@ -1,6 +1,6 @@
 #!/bin/sh
-# Set-up and the main job in one command: install what is missing, build the release binary,
-# and run the tutorial's Mandelbrot example.
+# Set-up and the main job in one command: install what is missing, build the release binary
+# and the playground's server beside it, and run the tutorial's Mandelbrot example.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -8,4 +8,8 @@ scripts/install-deps.sh
 swift build -c release --product kaleidoscope --manifest-cache none
 bin=.build/release/kaleidoscope
 $bin run examples/mandelbrot.ks
-echo "built $bin; try: $bin repl"
+# The playground's server (Hummingbird, SwiftNIO, SQLite, PostgreSQL): a first build takes
+# several minutes, so it comes after the example.
+echo "building the playground's server..."
+swift build -c release --product kaleidoscope-serve --manifest-cache none
+echo "built $bin; try: $bin repl, or $bin serve and open http://127.0.0.1:8080/"

@@ -158,6 +158,21 @@ struct BuildTests {
     #expect(headers.stdout.contains(arch))
   }
 
+  /// RISC-V Linux objects use the hard-float ABI of Debian's libraries (lp64d), as clang's do:
+  /// doubles in FP registers, not calls to soft-float helpers.
+  @Test func riscvObjectsUseTheHardFloatABI() throws {
+    let object = temporary("riscv.o")
+    defer { try? FileManager.default.removeItem(atPath: object) }
+    let build = try Tool.run(
+      ["build", "--emit", "obj", "--target", "riscv64-linux-gnu", "-", "-o", object], stdin: "def f(x) x * 2 + 1\n")
+    try #require(build.status == 0, "\(build.stderr)")
+    let headers = try Tool.runExecutable("\(Self.llvmBin)/llvm-readobj", arguments: ["--file-headers", object])
+    #expect(headers.stdout.contains("EF_RISCV_FLOAT_ABI_DOUBLE"), "\(headers.stdout)")
+    let code = try Tool.runExecutable("\(Self.llvmBin)/llvm-objdump", arguments: ["-d", object])
+    #expect(code.stdout.contains("fadd.d") || code.stdout.contains("fmadd.d"), "\(code.stdout)")
+    #expect(!code.stdout.contains("__adddf3"))
+  }
+
   @Test func unknownTargetIsAClearError() throws {
     let output = try Tool.run(["build", "--emit", "obj", "--target", "no-such-triple", "-"], stdin: "1")
     #expect(output.status == 1)
