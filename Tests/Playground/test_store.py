@@ -1,0 +1,33 @@
+"""Where snippets go without --database: $XDG_DATA_HOME/kaleidoscope/snippets.sqlite."""
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+
+from conftest import TOOL, get, post
+
+
+def test_snippets_default_to_the_xdg_data_folder():
+    with tempfile.TemporaryDirectory() as data:
+        log_path = os.path.join(data, "log")
+        with open(log_path, "w") as log:
+            process = subprocess.Popen([TOOL, "serve", "--port", "0"], stderr=log, stdout=subprocess.DEVNULL,
+                                       env={**os.environ, "XDG_DATA_HOME": data})
+        try:
+            url = None
+            for _ in range(200):
+                match = re.search(r"listening on (http://\S+/)", open(log_path).read())
+                if match:
+                    url = match.group(1)
+                    break
+                time.sleep(0.05)
+            assert url, open(log_path).read()
+            status, created, _ = post(url, "/api/share", {"source": "7\n"})
+            assert status == 201
+            assert os.path.exists(os.path.join(data, "kaleidoscope", "snippets.sqlite"))
+            assert get(url, f"/api/share/{created['id']}") == (200, {"source": "7\n"})
+        finally:
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
