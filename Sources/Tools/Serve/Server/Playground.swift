@@ -45,6 +45,8 @@ public enum Playground {
     let host = configuration.host
     let app = Application(
       router: router,
+      // A client that stops sending (half a request, or nothing) is dropped after 30 s.
+      server: .http1(configuration: .init(idleTimeout: .seconds(30))),
       configuration: .init(address: .hostname(host, port: configuration.port), serverName: "kaleidoscope"),
       services: postgres.map { [$0.client] } ?? [],
       onServerRunning: { channel in

@@ -61,11 +61,15 @@ struct PlaygroundAPI: Sendable {
     guard allowed else {
       return failure(.tooManyRequests, "too many requests; try again in \(retryAfter) s", retryAfter: retryAfter)
     }
+    let tooLarge = "the body is larger than \(context.maxUploadSize >> 10) KiB"
+    if let declared = request.headers[.contentLength].flatMap(Int.init), declared > context.maxUploadSize {
+      return failure(.contentTooLarge, tooLarge)
+    }
     let bytes: ByteBuffer
     do {
       bytes = try await request.body.collect(upTo: context.maxUploadSize)
     } catch is NIOTooManyBytesError {
-      return failure(.contentTooLarge, "the body is larger than \(context.maxUploadSize >> 10) KiB")
+      return failure(.contentTooLarge, tooLarge)
     }
     let body: Body
     do {
@@ -161,5 +165,7 @@ func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Respons
 func failure(_ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil) -> Response {
   var response = json(ErrorResponse(error: message), status: status)
   if let retryAfter { response.headers[.retryAfter] = "\(max(1, retryAfter))" }
+  // The rest of a body too large is never read: the connection cannot carry another request.
+  if status == .contentTooLarge { response.headers[.connection] = "close" }
   return response
 }
