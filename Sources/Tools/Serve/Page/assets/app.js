@@ -17,6 +17,7 @@
     screenReaderLabel: "Program"
   });
   var views = {};   // the last answer of each pane, with the source it was for
+  var latest = {};  // the number of each pane's latest request: older answers are dropped
   var activeTab = "output";
 
   function post(path, body) {
@@ -118,7 +119,9 @@
     if (views[tab] && views[tab].key === key) return;
     var asked = [post("/api/view", request)];
     if (tab === "ir" && $("ir-diff").checked) asked.push(post("/api/view", { source: request.source, view: "ir", opt: 0 }));
+    var ticket = latest[tab] = (latest[tab] || 0) + 1;
     Promise.all(asked).then(function (answers) {
+      if (latest[tab] !== ticket) return;  // answered after a newer request: stale
       views[tab] = { key: key, answer: answers[0] };
       show(tab, answers[0], answers[1]);
     }, function (error) { status(error.message); });
