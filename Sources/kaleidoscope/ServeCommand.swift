@@ -56,7 +56,11 @@ struct ServeCommand: ParsableCommand {
     if let workers { arguments += ["--workers", "\(workers)"] }
     let argv = arguments.map { strdup($0) } + [nil]
     execv(server, argv)
-    Terminal.writeError("error: cannot start '\(server)': \(String(cString: strerror(errno)))\n")
+    let reason = String(cString: strerror(errno))
+    Terminal.writeError("error: cannot start the playground's server '\(server)': \(reason)\n")
+    if errno == ENOENT {
+      Terminal.writeError("note: build it beside this tool: swift build -c release --product kaleidoscope-serve\n")
+    }
     throw ExitCode.failure
   }
 

@@ -31,3 +31,16 @@ def test_snippets_default_to_the_xdg_data_folder():
         finally:
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=30) == 0
+
+
+def test_a_port_in_use_and_an_unusable_database_are_clear_errors(server):
+    port = re.search(r":(\d+)/", server.url).group(1)
+    taken = subprocess.run([TOOL, "serve", "--port", port, "--database", os.path.join(server.directory, "b.sqlite")],
+                           capture_output=True, text=True, timeout=30)
+    assert taken.returncode == 1
+    assert f"error: kaleidoscope serve: cannot listen on 127.0.0.1:{port}: Address already in use" in taken.stderr
+    with tempfile.TemporaryDirectory() as folder:
+        unusable = subprocess.run([TOOL, "serve", "--port", "0", "--database", folder],
+                                  capture_output=True, text=True, timeout=30)
+    assert unusable.returncode == 1
+    assert f"cannot open the snippet database '{folder}'" in unusable.stderr

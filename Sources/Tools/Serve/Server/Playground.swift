@@ -36,7 +36,12 @@ public enum Playground {
       postgres = try PostgresSnippetStore(url: database, logger: logger)
       store = postgres!
     } else {
-      store = try await SQLiteSnippetStore.open(path: configuration.database ?? SQLiteSnippetStore.defaultPath)
+      let path = configuration.database ?? SQLiteSnippetStore.defaultPath
+      do {
+        store = try await SQLiteSnippetStore.open(path: path)
+      } catch {
+        throw PlaygroundError.configuration("cannot open the snippet database '\(path)': \(Self.reason(error))")
+      }
     }
     let api = PlaygroundAPI(configuration: configuration, store: store, logger: logger)
     let router = Router(context: PlaygroundContext.self)
@@ -56,11 +61,24 @@ public enum Playground {
       logger: logger)
     do {
       try await app.runService()
+    } catch let error as IOError {
+      await store.close()
+      throw PlaygroundError.configuration(
+        "cannot listen on \(host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
     } catch {
       await store.close()
       throw error
     }
     await store.close()
+  }
+
+  /// The innermost reason an error gives, without Foundation's wrapping.
+  static func reason(_ error: any Error) -> String {
+    let error = error as NSError
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    return error.localizedDescription
   }
 }
 
