@@ -129,6 +129,10 @@ def test_the_page_fits_a_phone(browser, server):
     phone.goto(server.url)
     phone.wait_for_selector(".CodeMirror")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # Stacked, not overlapping: the input box ends above the panes' tabs.
+    stdin = phone.get_by_label("Standard input").bounding_box()
+    tabs = phone.get_by_role("tablist").bounding_box()
+    assert stdin["y"] + stdin["height"] <= tabs["y"]
     phone.get_by_role("button", name="Run").tap()
     expect(phone.get_by_label("Output")).to_have_text("55\n")
     context.close()
