@@ -44,3 +44,29 @@ def test_a_port_in_use_and_an_unusable_database_are_clear_errors(server):
                                   capture_output=True, text=True, timeout=30)
     assert unusable.returncode == 1
     assert f"cannot open the snippet database '{folder}'" in unusable.stderr
+
+
+def test_a_sandbox_that_cannot_start_is_a_503_and_the_server_goes_on():
+    server_program = os.path.join(os.path.dirname(TOOL), "kaleidoscope-serve")
+    with tempfile.TemporaryDirectory() as folder:
+        log_path = os.path.join(folder, "log")
+        with open(log_path, "w") as log:
+            process = subprocess.Popen([server_program, "--tool", "/nonexistent/kaleidoscope", "--port", "0",
+                                        "--database", os.path.join(folder, "s.sqlite")], stderr=log)
+        try:
+            url = None
+            for _ in range(200):
+                match = re.search(r"listening on (http://\S+/)", open(log_path).read())
+                if match:
+                    url = match.group(1)
+                    break
+                time.sleep(0.05)
+            assert url
+            status, body, headers = post(url, "/api/run", {"source": "1\n"})
+            assert status == 503 and headers["Retry-After"] == "1"
+            assert body["error"] == "cannot start a sandbox now; try again shortly"
+            assert "cannot start a sandbox with /nonexistent/kaleidoscope" in open(log_path).read()
+            assert get(url, "/api/examples")[0] == 200
+        finally:
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0

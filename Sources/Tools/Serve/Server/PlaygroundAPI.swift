@@ -82,6 +82,21 @@ struct PlaygroundAPI: Sendable {
     return response ?? failure(.serviceUnavailable, "the server is busy; try again shortly", retryAfter: 1)
   }
 
+  /// Runs `request` in a sandbox; nil, once the reason is logged, when none could start (no
+  /// processes or descriptors left, or the tool gone): the request fails, the server goes on.
+  private func sandboxed(_ request: Sandbox.Request) async -> Sandbox.Result? {
+    do {
+      return try await Sandbox.run(request, tool: configuration.tool)
+    } catch {
+      logger.error("cannot start a sandbox with \(configuration.tool): \(error)")
+      return nil
+    }
+  }
+
+  private var noSandbox: Response {
+    failure(.serviceUnavailable, "cannot start a sandbox now; try again shortly", retryAfter: 1)
+  }
+
   private func run(_ body: RunRequest) async throws -> Response {
     let opt = body.opt ?? 2
     guard (0...3).contains(opt) else { return failure(.badRequest, "'opt' must be 0 to 3") }
@@ -99,7 +114,7 @@ struct PlaygroundAPI: Sendable {
     request.tier = engine == "jit" ? "jit" : "interp"
     request.forSemantics = semantics
     request.jsonDiagnostics = true
-    let result = try await Sandbox.run(request, tool: configuration.tool)
+    guard let result = await sandboxed(request) else { return noSandbox }
     let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
     return json(
       RunResponse(
@@ -127,7 +142,7 @@ struct PlaygroundAPI: Sendable {
     request.target = target?.triple
     request.optimization = opt
     request.jsonDiagnostics = true
-    let result = try await Sandbox.run(request, tool: configuration.tool)
+    guard let result = await sandboxed(request) else { return noSandbox }
     let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
     if result.timedOut || result.exitCode > 1 || !stderr.isEmpty {
       let reason = result.timedOut ? "the view took too long and was stopped" : stderr.isEmpty ? "the view failed" : stderr
