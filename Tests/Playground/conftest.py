@@ -30,18 +30,7 @@ class Server:
         self.process = subprocess.Popen(
             [TOOL, "serve", "--port", "0", "--database", database, *options],
             stdout=subprocess.DEVNULL, stderr=self.log)
-        self.url = self._wait_for_url()
-
-    def _wait_for_url(self):
-        for _ in range(300):
-            text = pathlib.Path(self.log_path).read_text()
-            match = re.search(r"listening on (http://127\.0\.0\.1:\d+/)", text)
-            if match:
-                return match.group(1)
-            if self.process.poll() is not None:
-                raise RuntimeError("the server stopped: " + text)
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+        self.url = wait_for_url(self.log_path, self.process)
 
     def stop(self):
         if self.process.poll() is None:
@@ -53,6 +42,19 @@ class Server:
     def close(self):
         self.stop()
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def wait_for_url(log_path, process):
+    """The address a starting server prints to its log (`listening on http://…/`)."""
+    for _ in range(300):
+        text = pathlib.Path(log_path).read_text()
+        match = re.search(r"listening on (http://127\.0\.0\.1:\d+/)", text)
+        if match:
+            return match.group(1)
+        if process.poll() is not None:
+            raise RuntimeError("the server stopped: " + text)
+        time.sleep(0.05)
+    raise RuntimeError("the server did not start")
 
 
 @pytest.fixture

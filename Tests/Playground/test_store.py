@@ -1,12 +1,12 @@
-"""Where snippets go without --database: $XDG_DATA_HOME/kaleidoscope/snippets.sqlite."""
+"""How the server starts, and how it says it cannot: the XDG default for snippets, a port in
+use, an unusable database, a sandbox that cannot start."""
 import os
 import re
 import signal
 import subprocess
 import tempfile
-import time
 
-from conftest import TOOL, get, post
+from conftest import TOOL, get, post, wait_for_url
 
 
 def test_snippets_default_to_the_xdg_data_folder():
@@ -16,14 +16,7 @@ def test_snippets_default_to_the_xdg_data_folder():
             process = subprocess.Popen([TOOL, "serve", "--port", "0"], stderr=log, stdout=subprocess.DEVNULL,
                                        env={**os.environ, "XDG_DATA_HOME": data})
         try:
-            url = None
-            for _ in range(200):
-                match = re.search(r"listening on (http://\S+/)", open(log_path).read())
-                if match:
-                    url = match.group(1)
-                    break
-                time.sleep(0.05)
-            assert url, open(log_path).read()
+            url = wait_for_url(log_path, process)
             status, created, _ = post(url, "/api/share", {"source": "7\n"})
             assert status == 201
             assert os.path.exists(os.path.join(data, "kaleidoscope", "snippets.sqlite"))
@@ -54,14 +47,7 @@ def test_a_sandbox_that_cannot_start_is_a_503_and_the_server_goes_on():
             process = subprocess.Popen([server_program, "--tool", "/nonexistent/kaleidoscope", "--port", "0",
                                         "--database", os.path.join(folder, "s.sqlite")], stderr=log)
         try:
-            url = None
-            for _ in range(200):
-                match = re.search(r"listening on (http://\S+/)", open(log_path).read())
-                if match:
-                    url = match.group(1)
-                    break
-                time.sleep(0.05)
-            assert url
+            url = wait_for_url(log_path, process)
             status, body, headers = post(url, "/api/run", {"source": "1\n"})
             assert status == 503 and headers["Retry-After"] == "1"
             assert body["error"] == "cannot start a sandbox now; try again shortly"

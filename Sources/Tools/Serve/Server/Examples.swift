@@ -18,10 +18,3 @@ enum Examples {
     }
   }
 }
-
-/// Whole files, read at once.
-enum FileReading {
-  static func contents(of path: String) -> Data? {
-    FileManager.default.contents(atPath: path)
-  }
-}

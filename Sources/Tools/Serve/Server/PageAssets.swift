@@ -31,7 +31,7 @@ enum CodeMirrorFiles {
       relative.hasSuffix(".js") || relative.hasSuffix(".css")
     else { return failure(.notFound, "no file '\(path)'") }
     let file = root + "/" + parts.joined(separator: "/")
-    guard let bytes = FileReading.contents(of: file) else { return failure(.notFound, "no file '\(path)'") }
+    guard let bytes = FileManager.default.contents(atPath: file) else { return failure(.notFound, "no file '\(path)'") }
     var headers = HTTPFields()
     headers[.contentType] = relative.hasSuffix(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8"
     headers[.cacheControl] = "max-age=86400"
