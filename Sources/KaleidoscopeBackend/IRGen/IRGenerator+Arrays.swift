@@ -73,14 +73,20 @@ extension IRGenerator {
   /// poison, which `freeze` turns into some fixed integer, and whatever integer it is, the
   /// round trip or the comparison rejects that index. It is one instruction on x86-64 and
   /// AArch64, and LLVM sees through it when the index was an integer all along (a loop
-  /// counter it has turned into one), which lets it drop the check.
+  /// counter it has turned into one), which lets it drop the check. When the index is
+  /// proved whole and small enough (`WholeIndexAnalysis`), the conversion (unsigned when it
+  /// cannot be negative) is exact and the round trip is left out; the comparison alone
+  /// keeps every access in bounds.
   func elementPointer(of array: Name, at index: LLVMValueRef, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
     let (elements, count) = loadArray(from: storage(of: program.variable(of: node)))
-    let position = LLVMBuildFreeze(b, LLVMBuildFPToSI(b, index, int64, ""), "position")!
-    let whole = LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildSIToFP(b, position, double, ""), index, "whole")
-    let inBounds = LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds")
-    let valid = LLVMBuildAnd(b, whole, inBounds, "valid")
+    let known = indices.current.wholeIndices[node]
+    let converted =
+      known == .nonNegative ? LLVMBuildFPToUI(b, index, int64, "")! : LLVMBuildFPToSI(b, index, int64, "")!
+    let position = LLVMBuildFreeze(b, converted, "position")!
+    let whole = known != nil ? nil : LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildSIToFP(b, position, double, ""), index, "whole")
+    let inBounds = LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds")!
+    let valid = whole.map { LLVMBuildAnd(b, $0, inBounds, "valid")! } ?? inBounds
     let ok = block("index.ok")
     let error = block("index.error")
     LLVMBuildCondBr(b, valid, ok, error)

@@ -83,6 +83,7 @@ extension IRGenerator {
     let value = LLVMAddFunction(module.reference, name, type)!
     let b = builder.reference
     function = value
+    indices.current = indexFacts(of: body)
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, value, "entry"))
     allocateLocals(of: body)
     let cells = LLVMGetParam(value, 0)!
@@ -104,6 +105,7 @@ extension IRGenerator {
     }
     LLVMBuildRetVoid(b)
     function = nil
+    emitPendingCopies()
   }
 
   func emitUnresolvedStub(_ stub: LLVMValueRef, name: String) {

@@ -25,7 +25,7 @@ extension IRGenerator {
       storeNumber(value, into: storage(of: program.variable(of: target)))
       return value
     case .call(_, let list):
-      return emitCall(program.callee(of: id)!, arguments: tree.arguments(list))
+      return emitCall(program.callee(of: id)!, arguments: tree.arguments(list), at: id)
     case .ifElse(let condition, let then, let otherwise):
       return emitIf(condition: condition, then: then, otherwise: otherwise)
     case .forLoop(let index):
@@ -110,7 +110,7 @@ extension IRGenerator {
 
   /// A call: numbers passed as they are, arrays as their elements and count. An array made
   /// for a literal argument lives until the call returns.
-  private func emitCall(_ callee: FunctionID, arguments: ExprIDs) -> LLVMValueRef {
+  private func emitCall(_ callee: FunctionID, arguments: ExprIDs, at node: ExprID) -> LLVMValueRef {
     var values: [LLVMValueRef] = []
     var temporaries: [LLVMValueRef] = []
     for (argument, parameter) in zip(arguments, program.functions[callee].prototype.parameters) {
@@ -127,20 +127,21 @@ extension IRGenerator {
       }
       values += [array.elements, array.count]
     }
-    let result = call(callee, values)
+    let result = call(callee, values, at: node)
     for elements in temporaries { freeArray(elements) }
     return result
   }
 
-  /// Calls `callee` with its LLVM arguments (an array's two each).
-  private func call(_ callee: FunctionID, _ arguments: [LLVMValueRef]) -> LLVMValueRef {
+  /// Calls `callee` with its LLVM arguments (an array's two each); a call node's arguments
+  /// may let it reach a specialised copy.
+  private func call(_ callee: FunctionID, _ arguments: [LLVMValueRef], at node: ExprID? = nil) -> LLVMValueRef {
     let symbol = program.functions[callee]
     let type = functionType(of: symbol)
     let target: LLVMValueRef
     if case .interactive(let names) = linking, symbol.origin == .defined {
       target = LLVMBuildLoad2(builder.reference, pointer, slot(names.slot(symbol.spelling)), "callee")
     } else {
-      target = llvmFunction(callee)
+      target = node.flatMap { specializedCopy(of: callee, at: $0) } ?? llvmFunction(callee)
     }
     var values = arguments.map { Optional($0) }
     return values.withUnsafeMutableBufferPointer {

@@ -62,6 +62,8 @@ final class IRGenerator {
   let aliasInfo: AliasInfo
   /// Extern names that resolve to nothing: calls to them report the error at run time.
   let unresolved: Set<String>
+  /// What is known of array indices, and the copies of functions made from it.
+  var indices: IndexKnowledge
 
   // Per-body state.
   /// Each local's storage: a `double`, or an array's `{ ptr, i64 }`.
@@ -92,6 +94,9 @@ final class IRGenerator {
     self.functions = Array(repeating: nil, count: program.functions.symbols.count)
     self.globals = Array(repeating: nil, count: program.globals.symbols.count)
     self.aliasInfo = AliasInfo(context: context)
+    var specializes = debugInfo == nil && options.optimization != .none
+    if case .interactive = linking { specializes = false }
+    self.indices = IndexKnowledge(program: program, specializes: specializes)
   }
 
   var tree: SyntaxTree { program.tree }
@@ -170,6 +175,7 @@ final class IRGenerator {
         isLocal: LLVMGetLinkage(value) == LLVMInternalLinkage)
     }
     emitFunction(value, body: body)
+    emitPendingCopies()
   }
 
   /// Adds the function attribute `name` (one without a value) to `function`.
@@ -200,11 +206,15 @@ final class IRGenerator {
         for: value, name: name, linkageName: name, parameters: [], at: tree.start(of: body.body), isLocal: isInternal)
     }
     emitFunction(value, body: body)
+    emitPendingCopies()
     return value
   }
 
-  private func emitFunction(_ value: LLVMValueRef, body: CheckedBody) {
+  /// Emits `body` into `value`; `wholeParameters` (bits) are the number parameters known to
+  /// be indices, in a specialised copy.
+  func emitFunction(_ value: LLVMValueRef, body: CheckedBody, wholeParameters: UInt64 = 0) {
     function = value
+    indices.current = indexFacts(of: body, wholeParameters: wholeParameters)
     let entry = LLVMAppendBasicBlockInContext(context, value, "entry")!
     LLVMPositionBuilderAtEnd(builder.reference, entry)
     allocateLocals(of: body)

@@ -1,0 +1,324 @@
+import KaleidoscopeFrontend
+
+/// What `WholeIndexAnalysis` proves about one body.
+struct IndexFacts {
+  /// The `.element` and `.storeElement` nodes whose index is always a whole number that
+  /// converts to a 64-bit integer exactly when the access is checked (unsigned when it is
+  /// known not to be negative), so its bounds check needs no round trip to detect a fraction.
+  var wholeIndices: [ExprID: WholeIndexAnalysis.Sign] = [:]
+  /// Calls to defined functions, each with the number parameters (as bits, by position)
+  /// whose argument is always a counter (`WholeIndexAnalysis.Whole.counter`); only calls
+  /// with at least one such argument are listed.
+  var wholeArguments: [ExprID: UInt64] = [:]
+}
+
+/// Proves array indices whole numbers before IR generation, flow-sensitively, for one body.
+///
+/// An index is usually a counter or a position computed from one, and once `a[i]` has passed
+/// its check, `i` is known to be a whole number below 2^32 until it is assigned again. The
+/// analysis walks the body in evaluation order, as the interpreter and the IR generator do,
+/// keeping for each number local what is known of its value (`Whole`); a loop is walked
+/// until its facts are stable. A parameter is known when the caller says so
+/// (`wholeParameters`), which is how the IR generator's specialised copies of a function
+/// get their facts. It is sound for every execution, whichever engine ran the code before.
+///
+/// The analysis only ever removes the fraction test of a bounds check; the unsigned
+/// comparison with the count stays, so memory safety never depends on it.
+struct WholeIndexAnalysis {
+  /// Whether a whole number may be negative, which decides how it converts exactly.
+  enum Sign: Equatable {
+    case nonNegative
+    case any
+  }
+
+  /// A number known to be whole and finite, below 2^bits in magnitude, and maybe known not
+  /// to be negative; only numbers that convert to 64 bits exactly are tracked.
+  struct Whole: Equatable {
+    var bits: Int
+    var sign: Sign
+
+    /// The fact if it still converts exactly (below 2^64 unsigned, 2^63 signed), else nil.
+    init?(bits: Int, sign: Sign) {
+      guard bits <= (sign == .nonNegative ? 64 : 63) else { return nil }
+      self.bits = bits
+      self.sign = sign
+    }
+
+    /// A checked index or an array's length: from 0 to 2^32 - 1 (SPEC §5 caps lengths).
+    static let index = Whole(bits: 32, sign: .nonNegative)!
+    /// An index or a little beyond: what a counter checked and then stepped stays below.
+    static let counter = Whole(bits: 34, sign: .nonNegative)!
+  }
+
+  /// Walking more nodes than this gives up, proving nothing; nested loops multiply the work.
+  static let budget = 200_000
+
+  /// Thrown when the budget is spent.
+  struct OutOfBudget: Error {}
+
+  private let program: CheckedProgram
+  private let forSemantics: ForSemantics
+  private var tree: SyntaxTree { program.tree }
+  private var facts: [Whole?]
+  /// Bumped on each assignment to a local, so a store can tell whether its index variable
+  /// changed while its value was evaluated.
+  private var assignments: [Int]
+  /// False while a loop is walked towards its fixed point, when the facts are not yet final.
+  private var recording = true
+  private var steps = 0
+  private var result = IndexFacts()
+
+  /// The facts of `body`, whose number parameters in `wholeParameters` (bits by position)
+  /// are known indices; nothing is proved if the walk runs out of budget.
+  static func analyze(
+    _ body: CheckedBody, in program: CheckedProgram, forSemantics: ForSemantics, wholeParameters: UInt64 = 0
+  ) -> IndexFacts {
+    var analysis = WholeIndexAnalysis(
+      program: program, forSemantics: forSemantics, body: body, wholeParameters: wholeParameters)
+    do {
+      _ = try analysis.evaluate(body.body)
+      return analysis.result
+    } catch {
+      return IndexFacts()
+    }
+  }
+
+  private init(program: CheckedProgram, forSemantics: ForSemantics, body: CheckedBody, wholeParameters: UInt64) {
+    self.program = program
+    self.forSemantics = forSemantics
+    facts = Array(repeating: nil, count: body.locals.count)
+    assignments = Array(repeating: 0, count: body.locals.count)
+    let parameters = body.function.map { program.functions[$0].arity } ?? 0
+    for position in 0..<min(parameters, 64) where wholeParameters & (1 << position) != 0 {
+      facts[position] = .counter
+    }
+  }
+
+  // MARK: - Arithmetic on magnitudes
+
+  /// A literal, if it is a whole number that converts exactly.
+  static func literal(_ value: Double) -> Whole? {
+    guard value.isFinite, value.rounded(.towardZero) == value else { return nil }
+    var bits = 0
+    while bits <= 64, Double(sign: .plus, exponent: bits, significand: 1) <= value.magnitude { bits += 1 }
+    return Whole(bits: bits, sign: value >= 0 ? .nonNegative : .any)
+  }
+
+  /// What a built-in operator gives: sums, differences and products of whole numbers are
+  /// whole (rounding above 2^53 lands on whole numbers too); the bound grows by a bit, or
+  /// the bounds add up.
+  static func combine(_ op: UInt8, _ lhs: Whole?, _ rhs: Whole?) -> Whole? {
+    if op == UInt8(ascii: "<") { return Whole(bits: 1, sign: .nonNegative) }
+    guard let lhs, let rhs else { return nil }
+    let bothNonNegative: Sign = lhs.sign == .nonNegative && rhs.sign == .nonNegative ? .nonNegative : .any
+    switch op {
+    case UInt8(ascii: "+"): return Whole(bits: max(lhs.bits, rhs.bits) + 1, sign: bothNonNegative)
+    case UInt8(ascii: "-"): return Whole(bits: max(lhs.bits, rhs.bits) + 1, sign: .any)
+    case UInt8(ascii: "*"): return Whole(bits: lhs.bits + rhs.bits, sign: bothNonNegative)
+    default: return nil
+    }
+  }
+
+  /// What holds after either of two paths: the weaker bound, if both know one.
+  static func join(_ a: Whole?, _ b: Whole?) -> Whole? {
+    guard let a, let b else { return nil }
+    return Whole(bits: max(a.bits, b.bits), sign: a.sign == b.sign ? a.sign : .any)
+  }
+
+  /// A fact that grew in a loop, rounded up to the next bound that can hold: an index plus
+  /// a little (a counter checked, then stepped), or the widest that converts exactly.
+  static func widen(_ fact: Whole?) -> Whole? {
+    guard let fact else { return nil }
+    if fact.bits <= Whole.counter.bits { return Whole(bits: Whole.counter.bits, sign: fact.sign) }
+    return Whole(bits: fact.sign == .nonNegative ? 64 : 63, sign: fact.sign)
+  }
+
+  // MARK: - Locals
+
+  private mutating func assign(_ local: LocalID, _ fact: Whole?) {
+    facts[Int(local.index)] = fact
+    assignments[Int(local.index)] += 1
+  }
+
+  private func local(_ id: ExprID) -> LocalID? {
+    guard case .variable = tree[id], case .local(let local) = program.variable(of: id) else { return nil }
+    return local
+  }
+
+  /// Records what an access at `node` knows of its index, and that an index variable which
+  /// passed the check is now a known index (unless it was assigned since it was read).
+  private mutating func checked(_ node: ExprID, index: ExprID, fact: Whole?, assignmentsBefore: Int?) {
+    if recording, let fact { result.wholeIndices[node] = fact.sign }
+    guard let local = local(index), assignments[Int(local.index)] == assignmentsBefore else { return }
+    let bits = min(facts[Int(local.index)]?.bits ?? Whole.index.bits, Whole.index.bits)
+    facts[Int(local.index)] = Whole(bits: bits, sign: .nonNegative)
+  }
+
+  // MARK: - Expressions
+
+  private mutating func evaluate(_ id: ExprID) throws -> Whole? {
+    steps += 1
+    if steps > Self.budget { throw OutOfBudget() }
+    switch tree[id] {
+    case .number(let value):
+      return Self.literal(value)
+    case .variable:
+      if case .local(let local) = program.variable(of: id) { return facts[Int(local.index)] }
+      return nil  // a global: any call may change it
+    case .unary(_, let operand):
+      let fact = try evaluate(operand)
+      guard program.callee(of: id) == nil, let fact else { return nil }
+      return Whole(bits: fact.bits, sign: fact.bits == 0 ? .nonNegative : .any)
+    case .binary:
+      return try evaluateBinaryChain(id)
+    case .assign(let target, let value):
+      let fact = try evaluate(value)
+      if case .local(let local) = program.variable(of: target) { assign(local, fact) }
+      return fact
+    case .call(_, let list):
+      try evaluateCall(id, arguments: tree.arguments(list))
+      return nil
+    case .ifElse(let condition, let then, let otherwise):
+      let bound = try evaluateCondition(condition)
+      let before = facts
+      if let bound { facts[Int(bound.local.index)] = bound.fact }
+      let thenFact = try evaluate(then)
+      let afterThen = facts
+      facts = before
+      let elseFact = try evaluate(otherwise)
+      facts = zip(afterThen, facts).map { Self.join($0, $1) }
+      return Self.join(thenFact, elseFact)
+    case .forLoop(let index):
+      try evaluateLoop(tree.forLoop(index), variable: program.loopVariable(of: id))
+      return Self.literal(0)
+    case .varIn(let index):
+      let varIn = tree.varIn(index)
+      try evaluateBindings(tree.bindings(varIn.bindings), locals: Array(program.bindingLocals(of: varIn)))
+      return try evaluate(varIn.body)
+    case .element(_, let index):
+      let fact = try evaluate(index)
+      checked(id, index: index, fact: fact, assignmentsBefore: local(index).map { assignments[Int($0.index)] })
+      return nil
+    case .storeElement(_, let index, let value):
+      let fact = try evaluate(index)
+      let before = local(index).map { assignments[Int($0.index)] }
+      let stored = try evaluate(value)
+      checked(id, index: index, fact: fact, assignmentsBefore: before)
+      return stored
+    case .length:
+      return .index
+    case .arrayLiteral(let list):
+      for element in tree.arguments(list) { _ = try evaluate(element) }
+      return nil
+    case .string, .error:
+      return nil
+    case .globalDeclaration(let index):
+      try evaluateBindings(tree.bindings(tree.globalDeclaration(index)), locals: nil)
+      return Self.literal(0)
+    }
+  }
+
+  /// A chain of binary operators, walked without recursing on the left operands (as the IR
+  /// generator does), so a long chain cannot exhaust the stack.
+  private mutating func evaluateBinaryChain(_ id: ExprID) throws -> Whole? {
+    var spine: [ExprID] = []
+    var current = id
+    while case .binary(_, let lhs, _) = tree[current] {
+      spine.append(current)
+      current = lhs
+    }
+    var fact = try evaluate(current)
+    while let node = spine.popLast() {
+      guard case .binary(let op, _, let rhs) = tree[node] else { continue }
+      let right = try evaluate(rhs)
+      fact = program.callee(of: node) == nil ? Self.combine(op, fact, right) : nil
+    }
+    return fact
+  }
+
+  /// A condition; when it is `v < e` with `v` a local known whole and not negative, and `e`
+  /// known below 2^k, what `v` is known to be where the condition held: below 2^k too.
+  private mutating func evaluateCondition(_ id: ExprID) throws -> (local: LocalID, fact: Whole)? {
+    guard case .binary(let op, let lhs, let rhs) = tree[id], op == UInt8(ascii: "<"), program.callee(of: id) == nil,
+      let local = local(lhs)
+    else {
+      _ = try evaluate(id)
+      return nil
+    }
+    let value = facts[Int(local.index)]
+    let assignmentsBefore = assignments[Int(local.index)]
+    let limit = try evaluate(rhs)
+    guard let value, value.sign == .nonNegative, let limit, assignments[Int(local.index)] == assignmentsBefore
+    else { return nil }
+    return (local, Whole(bits: min(value.bits, limit.bits), sign: .nonNegative)!)
+  }
+
+  private mutating func evaluateCall(_ id: ExprID, arguments: ExprIDs) throws {
+    var whole: UInt64 = 0
+    for (position, argument) in arguments.enumerated() {
+      let fact = try evaluate(argument)
+      if let fact, fact.sign == .nonNegative, fact.bits <= Whole.counter.bits, position < 64 { whole |= 1 << position }
+    }
+    guard recording, whole != 0, let callee = program.callee(of: id), program.functions[callee].origin == .defined
+    else { return }
+    result.wholeArguments[id] = whole
+  }
+
+  /// The bindings of a `var` (`locals` parallel to them) or, without locals, of globals.
+  private mutating func evaluateBindings(_ bindings: ArraySlice<VarBinding>, locals: [LocalID]?) throws {
+    for (offset, binding) in bindings.enumerated() {
+      switch binding.value {
+      case .number(let initializer):
+        let fact = try initializer.map { try evaluate($0) } ?? Self.literal(0)
+        if let locals { assign(locals[offset], fact) }
+      case .zeros(let count):
+        _ = try evaluate(count)
+      case .elements(let literal):
+        _ = try evaluate(literal)
+      }
+    }
+  }
+
+  /// A loop, walked until the facts at its top are stable. A fact that changes between walks
+  /// is widened to the next of a few bounds, so a local changes at most four times.
+  private mutating func evaluateLoop(_ loop: ForLoop, variable: LocalID) throws {
+    assign(variable, try evaluate(loop.start))
+    let outerRecording = recording
+    recording = false
+    var top = facts
+    while true {
+      facts = top
+      _ = try iteration(of: loop, variable: variable)
+      let next = zip(top, facts).map { Self.join($0, $1) }
+      if next == top { break }
+      top = zip(top, next).map { $0 == $1 ? $0 : Self.widen($1) }
+    }
+    recording = outerRecording
+    facts = top
+    facts = try iteration(of: loop, variable: variable)
+  }
+
+  /// One iteration from the top of the loop, leaving the facts of its way back to the top;
+  /// returns the facts where the loop exits.
+  private mutating func iteration(of loop: ForLoop, variable: LocalID) throws -> [Whole?] {
+    let exit: [Whole?]
+    switch forSemantics {
+    case .current:
+      // while end != 0 { body; i = i + step }
+      let bound = try evaluateCondition(loop.end)
+      exit = facts
+      if let bound { facts[Int(bound.local.index)] = bound.fact }
+      _ = try evaluate(loop.body)
+      let step = try loop.step.map { try evaluate($0) } ?? Self.literal(1)
+      assign(variable, Self.combine(UInt8(ascii: "+"), facts[Int(variable.index)], step))
+    case .legacy:
+      // loop { body; s = step; c = end; i = i + s; if c == 0 { break } }
+      _ = try evaluate(loop.body)
+      let step = try loop.step.map { try evaluate($0) } ?? Self.literal(1)
+      _ = try evaluate(loop.end)
+      assign(variable, Self.combine(UInt8(ascii: "+"), facts[Int(variable.index)], step))
+      exit = facts
+    }
+    return exit
+  }
+}

@@ -1,0 +1,108 @@
+@testable import KaleidoscopeBackend
+import KaleidoscopeFrontend
+import Testing
+
+/// `WholeIndexAnalysis` proves an index whole (and how it converts) only when every
+/// execution gives a whole number that converts exactly. Each case lists, for the element
+/// accesses of `f` in source order, what is proved: `+` whole and not negative (unsigned
+/// conversion), `±` whole (signed), `?` nothing (the full check stays).
+@Suite("Whole indices")
+struct WholeIndexAnalysisTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let function: String
+    var parameters: UInt64 = 0
+    let expected: String
+  }
+
+  /// Every case's program starts with these: an array, a number global and a sequence operator.
+  static let prelude = "var a[100], g = 1\ndef binary : 1 (x y) y\n"
+
+  static let cases: [Case] = [
+    Case(testDescription: "a counter from 0 by 1", function: "def f() for i = 0, i < 10 in a[i] = i", expected: "+"),
+    Case(testDescription: "a counter by a fraction", function: "def f() for i = 0, i < 10, 0.5 in a[i]", expected: "?"),
+    Case(testDescription: "a parameter, then it again and its successor", function: "def f(i) a[i] + a[i] + a[i + 1]", expected: "?++"),
+    Case(testDescription: "a predecessor may be negative", function: "def f(i) a[i] : a[i - 1]", expected: "?±"),
+    Case(testDescription: "an assignment forgets the check", function: "def f(i) a[i] : (i = i / 2) : a[i]", expected: "??"),
+    Case(
+      testDescription: "a store whose value assigns its index", function: "def f(i) (a[i] = (i = 0.5)) : a[i]",
+      expected: "??"),
+    Case(
+      testDescription: "only what both branches checked", function: "def f(i, j) (if g then a[i] + a[j] else a[i]) : a[i] + a[j]",
+      expected: "???+?"),
+    Case(testDescription: "a square fits, a cube does not", function: "def f(i) a[i] : a[i * i] + a[i * i * i]", expected: "?+?"),
+    Case(testDescription: "globals can change in any call", function: "def f() a[g]", expected: "?"),
+    Case(testDescription: "an operator's result is unknown", function: "def f() a[1 : 2]", expected: "?"),
+    Case(testDescription: "a quotient may have a fraction", function: "def f() a[4 / 2]", expected: "?"),
+    Case(testDescription: "the last element", function: "def f() a[len(a) - 1]", expected: "±"),
+    Case(testDescription: "a comparison is 0 or 1", function: "def f(x) a[x < 2]", expected: "+"),
+    Case(testDescription: "a literal too large to convert", function: "def f() a[2e19] : a[1e19] : a[-9e18]", expected: "?+±"),
+    Case(testDescription: "a negative literal", function: "def f() a[-3]", expected: "±"),
+    Case(
+      testDescription: "a value that grows in a loop is dropped",
+      function: "def f() var k = 1 in (for i = 0, i < 100 in k = k * 3) : a[k]", expected: "?"),
+    Case(
+      testDescription: "a stride from a checked square", function: "def f(n) for i = 2, i < n in if a[i] then 0 else for j = i * i, j < n, i in a[j] = 1",
+      expected: "++"),
+    Case(testDescription: "a counter below an unknown bound", function: "def f(n) for i = 0, i < n in a[i * i]", expected: "?"),
+    Case(testDescription: "a counter below a length", function: "def f() for i = 0, i < len(a) in a[i * i]", expected: "+"),
+    Case(testDescription: "a bound says nothing of a fraction", function: "def f(x) if x < 10 then a[x] else 0", expected: "?"),
+    Case(
+      testDescription: "a bound holds only where its condition did",
+      function: "def f(i) a[i] : (if i < 5 then a[i * i * i] else a[i * i * i])", expected: "?+?"),
+    Case(testDescription: "parameters the caller vouches for", function: "def f(i, x) a[2 * i + 1] + a[x]", parameters: 1, expected: "+?"),
+  ]
+
+  @Test(arguments: cases)
+  func proves(_ testCase: Case) throws {
+    let proved = try Self.proved(Self.prelude + testCase.function, parameters: testCase.parameters)
+    #expect(proved == testCase.expected)
+  }
+
+  /// A call passes a known index only where the argument is one; the IR generator makes a
+  /// copy of the callee from that.
+  @Test func callsPassKnownIndices() throws {
+    let (program, body) = try Self.function(Self.prelude + "def h(i, x, j) 0\ndef f(i) a[i] : h(i, 0.5, 3)")
+    let facts = WholeIndexAnalysis.analyze(body, in: program, forSemantics: .current)
+    #expect(Array(facts.wholeArguments.values) == [0b101])
+  }
+
+  /// Loops nested deeply enough to exhaust the budget prove nothing rather than hang.
+  @Test func deepLoopsGiveUp() throws {
+    var loops = "a[k]"
+    for depth in 0..<14 { loops = "for i\(depth) = 0, i\(depth) < 2 in (k = k + 1) : \(loops)" }
+    let (program, body) = try Self.function(Self.prelude + "def f() var k = 0 in " + loops)
+    let facts = WholeIndexAnalysis.analyze(body, in: program, forSemantics: .current)
+    #expect(facts.wholeIndices.isEmpty)
+  }
+
+  /// The facts for the accesses of the program's function `f`, as `+`, `±` or `?` each.
+  static func proved(_ source: String, parameters: UInt64) throws -> String {
+    let (program, body) = try function(source)
+    let facts = WholeIndexAnalysis.analyze(body, in: program, forSemantics: .current, wholeParameters: parameters)
+    let tree = program.tree
+    var accesses: [ExprID] = []
+    _ = tree.contains(SyntaxNode(.expr(body.body))) { node in
+      guard case .expr(let id) = node.reference else { return false }
+      switch tree[id] {
+      case .element, .storeElement: accesses.append(id)
+      default: break
+      }
+      return false
+    }
+    return accesses.sorted { tree.start(of: $0) < tree.start(of: $1) }.map { access in
+      switch facts.wholeIndices[access] {
+      case .nonNegative: "+"
+      case .any: "±"
+      case nil: "?"
+      }
+    }.joined()
+  }
+
+  static func function(_ source: String) throws -> (CheckedProgram, CheckedBody) {
+    let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
+    try #require(!result.diagnostics.hasErrors, "\(result.diagnostics)")
+    let body = try #require(result.program.bodies.last { $0.function != nil })
+    return (result.program, body)
+  }
+}
