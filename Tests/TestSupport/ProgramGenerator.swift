@@ -298,7 +298,10 @@ public struct ProgramGenerator {
     guard let array = arrays().randomElement(using: &random) else { return leaf() }
     let value = storing ? " = \(expression(depth: depth - 1, multiplier: multiplier))" : ""
     if allowsFaults {
-      return "(\(array.name)[\(expression(depth: depth - 1, multiplier: multiplier))]\(value))"
+      // A number variable half the time: what the IR generator's proofs of whole indices,
+      // and its copies of functions called with them, reason about.
+      let variable = chance(1, of: 2) ? numbers().randomElement(using: &random)?.name : nil
+      return "(\(array.name)[\(variable ?? expression(depth: depth - 1, multiplier: multiplier))]\(value))"
     }
     let index = pick(0...3)
     let otherwise = expression(depth: depth - 1, multiplier: multiplier)
