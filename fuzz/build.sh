@@ -12,7 +12,7 @@ mkdir -p "$out/runtime"
 flags="-O -g -sanitize=fuzzer,address -enforce-exclusivity=unchecked"
 
 # The C runtime, and a module map for it (SwiftPM makes one for the package build).
-for source in runtime runtime_source stack; do
+for source in runtime runtime_source stack tiers; do
   clang -std=gnu2x -O2 -fsanitize=address -ISources/KaleidoscopeRuntime/include \
     -c "Sources/KaleidoscopeRuntime/$source.c" -o "$out/runtime/$source.o"
 done
@@ -22,7 +22,7 @@ module KaleidoscopeRuntime {
   export *
 }
 MAP
-runtime="$out/runtime/runtime.o $out/runtime/runtime_source.o $out/runtime/stack.o"
+runtime="$out/runtime/runtime.o $out/runtime/runtime_source.o $out/runtime/stack.o $out/runtime/tiers.o"
 
 # shellcheck disable=SC2046,SC2086
 swiftc $flags -parse-as-library -emit-library -static -module-name KaleidoscopeFrontend -I "$out/runtime" \
