@@ -76,6 +76,27 @@ struct WholeIndexAnalysisTests {
     #expect(facts.wholeIndices.isEmpty)
   }
 
+  /// One module's walks share a budget of one walk's worth and a few walks per node: once
+  /// functions have spent it, later bodies prove nothing (their checks keep the fraction test) rather than make
+  /// compiling slow.
+  @Test func aModuleSharesOneBudget() throws {
+    var loops = "a[k]"
+    for depth in 0..<14 { loops = "for i\(depth) = 0, i\(depth) < 2 in (k = k + 1) : \(loops)" }
+    let last = "def last() a[1]\nlast()"
+    let alone = try SoleCalleeInliningTests.unoptimizedIR(Self.prelude + last, selection: .all)
+    let afterDeepLoops = try SoleCalleeInliningTests.unoptimizedIR(
+      Self.prelude + "def deep() var k = 0 in \(loops)\ndef deeper() var k = 0 in \(loops)\n" + last, selection: .all)
+    #expect(!Self.body(of: "last", in: alone).contains("fcmp oeq"))
+    #expect(Self.body(of: "last", in: afterDeepLoops).contains("fcmp oeq"))
+  }
+
+  /// The text of a function's definition in `ir`.
+  static func body(of function: String, in ir: String) -> Substring {
+    guard let start = ir.range(of: "define double @\(function)(") else { return "" }
+    let rest = ir[start.lowerBound...]
+    return rest[..<(rest.range(of: "\n}\n")?.upperBound ?? rest.endIndex)]
+  }
+
   /// The facts for the accesses of the program's function `f`, as `+`, `±` or `?` each.
   static func proved(_ source: String, parameters: UInt64) throws -> String {
     let (program, body) = try function(source)

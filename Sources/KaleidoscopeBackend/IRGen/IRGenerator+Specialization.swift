@@ -18,6 +18,10 @@ struct IndexKnowledge {
 
   /// Whether any body can index an array: otherwise nothing is analysed.
   let hasArrays: Bool
+  /// Nodes all the walks of one module may still visit: a few walks of each body, so that
+  /// no program (however its loops nest, however many copies it asks for) makes the
+  /// analysis cost more than a small multiple of reading it.
+  var budget: Int
   /// Whether calls may reach specialised copies.
   let specializes: Bool
   /// Most copies one module makes, so that code growth stays bounded.
@@ -39,6 +43,7 @@ struct IndexKnowledge {
       program.globals.symbols.contains { $0.kind == .array }
       || program.bodies.contains { $0.locals.contains { $0.valueKind == .array } }
     self.specializes = hasArrays && specializes
+    budget = WholeIndexAnalysis.budget + 8 * program.tree.exprCount
   }
 }
 
@@ -53,15 +58,22 @@ extension IRGenerator {
   /// The facts of `body` emitted knowing `wholeParameters`, analysed on first need.
   func indexFacts(of body: CheckedBody, wholeParameters: UInt64 = 0) -> IndexFacts {
     guard indices.hasArrays else { return IndexFacts() }
-    guard let function = body.function else {
-      return WholeIndexAnalysis.analyze(body, in: program, forSemantics: options.forSemantics)
-    }
+    guard let function = body.function else { return analyze(body, wholeParameters: 0) }
     let key = IndexKnowledge.Copy(function: function, wholeParameters: wholeParameters)
     if let known = indices.facts[key] { return known }
-    let analysed = WholeIndexAnalysis.analyze(
-      body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters)
+    let analysed = analyze(body, wholeParameters: wholeParameters)
     indices.facts[key] = analysed
     return analysed
+  }
+
+  /// Walks `body`, within what is left of the module's budget.
+  private func analyze(_ body: CheckedBody, wholeParameters: UInt64) -> IndexFacts {
+    var visited = 0
+    let facts = WholeIndexAnalysis.analyze(
+      body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters,
+      budget: indices.budget, visited: &visited)
+    indices.budget -= visited
+    return facts
   }
 
   /// The specialised copy a call at `node` to `callee` reaches, if one is worth making.

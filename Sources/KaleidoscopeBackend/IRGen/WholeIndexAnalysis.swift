@@ -50,7 +50,8 @@ struct WholeIndexAnalysis {
     static let counter = Whole(bits: 34, sign: .nonNegative)!
   }
 
-  /// Walking more nodes than this gives up, proving nothing; nested loops multiply the work.
+  /// The most nodes one walk visits before it gives up, proving nothing; nested loops
+  /// multiply the work.
   static let budget = 200_000
 
   /// Thrown when the budget is spent.
@@ -66,15 +67,19 @@ struct WholeIndexAnalysis {
   /// False while a loop is walked towards its fixed point, when the facts are not yet final.
   private var recording = true
   private var steps = 0
+  private let stepLimit: Int
   private var result = IndexFacts()
 
   /// The facts of `body`, whose number parameters in `wholeParameters` (bits by position)
-  /// are known indices; nothing is proved if the walk runs out of budget.
+  /// are known indices; nothing is proved if the walk visits more than `budget` nodes.
+  /// `visited` is how many it did.
   static func analyze(
-    _ body: CheckedBody, in program: CheckedProgram, forSemantics: ForSemantics, wholeParameters: UInt64 = 0
+    _ body: CheckedBody, in program: CheckedProgram, forSemantics: ForSemantics, wholeParameters: UInt64 = 0,
+    budget: Int = budget, visited: inout Int
   ) -> IndexFacts {
     var analysis = WholeIndexAnalysis(
-      program: program, forSemantics: forSemantics, body: body, wholeParameters: wholeParameters)
+      program: program, forSemantics: forSemantics, body: body, wholeParameters: wholeParameters, budget: budget)
+    defer { visited = analysis.steps }
     do {
       _ = try analysis.evaluate(body.body)
       return analysis.result
@@ -83,9 +88,19 @@ struct WholeIndexAnalysis {
     }
   }
 
-  private init(program: CheckedProgram, forSemantics: ForSemantics, body: CheckedBody, wholeParameters: UInt64) {
+  static func analyze(
+    _ body: CheckedBody, in program: CheckedProgram, forSemantics: ForSemantics, wholeParameters: UInt64 = 0
+  ) -> IndexFacts {
+    var visited = 0
+    return analyze(body, in: program, forSemantics: forSemantics, wholeParameters: wholeParameters, visited: &visited)
+  }
+
+  private init(
+    program: CheckedProgram, forSemantics: ForSemantics, body: CheckedBody, wholeParameters: UInt64, budget: Int
+  ) {
     self.program = program
     self.forSemantics = forSemantics
+    stepLimit = min(budget, Self.budget)
     facts = Array(repeating: nil, count: body.locals.count)
     assignments = Array(repeating: 0, count: body.locals.count)
     let parameters = body.function.map { program.functions[$0].arity } ?? 0
@@ -158,7 +173,7 @@ struct WholeIndexAnalysis {
 
   private mutating func evaluate(_ id: ExprID) throws -> Whole? {
     steps += 1
-    if steps > Self.budget { throw OutOfBudget() }
+    if steps > stepLimit { throw OutOfBudget() }
     switch tree[id] {
     case .number(let value):
       return Self.literal(value)
