@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""REPL latency (issue 6): from Enter to the printed value, through a pseudo-terminal, as a
-person sees it, for a small expression and for a new 20-line definition, at -O2.
+"""REPL latency (issues 6 and 23): from Enter to the printed value, through a pseudo-terminal,
+as a person sees it, for a small expression, a new 20-line definition, and such a definition
+followed at once by a call, at -O2, in both tiers (`--tier jit` is the baseline).
 
 Usage: benchmarks/repl_latency.py [--repeat N]     (from the repository root; build release first)
 
@@ -36,9 +37,11 @@ def definition(index):
     return lines
 
 
-def main():
+def measure(tier):
+    """The three latencies, and the REPL's own figures, in a session of the given tier."""
     env = dict(os.environ, NO_COLOR="1", XDG_STATE_HOME=tempfile.mkdtemp())
-    child = pexpect.spawn(TOOL, ["repl", os.environ.get("KS_OPT", "-O2")], env=env, encoding="utf-8", timeout=30)
+    arguments = ["repl", os.environ.get("KS_OPT", "-O2"), "--tier", tier]
+    child = pexpect.spawn(TOOL, arguments, env=env, encoding="utf-8", timeout=30)
     child.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
     child.expect_exact(PROMPT)
     time.sleep(0.3)
@@ -70,15 +73,38 @@ def main():
         define_internal.append(internal(child.match))
         child.expect_exact(PROMPT)
 
+    # A definition, then at once a call of it (as a paste would send them).
+    define_call = []
+    for index in range(REPEAT):
+        lines = definition(REPEAT + index)
+        for text in lines[:-1]:
+            child.sendline(text)
+            child.expect_exact("  ...> ")
+        start = time.perf_counter()
+        child.sendline(lines[-1])
+        child.sendline(f"body{REPEAT + index}(1) * 0 + {index}")
+        child.expect_exact(f"\r\n{index}\r\n")
+        define_call.append(time.perf_counter() - start)
+        child.expect(TIMES)
+        child.expect_exact(PROMPT)
+
     child.sendeof()
-    for name, seen, reported, target in [
+    return [
         ("small expression", expression, expression_internal, 5),
         ("20-line definition", define, define_internal, 20),
-    ]:
-        print(
-            f"{name:<20} Enter to output: median {statistics.median(seen) * 1000:6.2f} ms"
-            f"  (in the REPL: {statistics.median(reported) * 1000:6.2f} ms)   target < {target} ms"
-        )
+        ("definition + call", define_call, None, 20),
+    ]
+
+
+def main():
+    for tier in ["jit", "auto"]:
+        print(f"--tier {tier}")
+        for name, seen, reported, target in measure(tier):
+            inside = f"  (in the REPL: {statistics.median(reported) * 1000:6.2f} ms)" if reported else " " * 30
+            print(
+                f"  {name:<20} Enter to output: median {statistics.median(seen) * 1000:6.2f} ms"
+                f"{inside}   target < {target} ms"
+            )
 
 
 if __name__ == "__main__":

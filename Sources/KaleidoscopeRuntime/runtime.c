@@ -353,3 +353,48 @@ int ks_run_protected(void (*entry)(void)) {
   ks_flush();
   return 0;
 }
+
+/* A C function of doubles, by arity (the double registers of x86-64 and AArch64). */
+static double ks_call_doubles(void *function, const double *a, int count) {
+  switch (count) {
+  case 0: return ((double (*)(void))function)();
+  case 1: return ((double (*)(double))function)(a[0]);
+  case 2: return ((double (*)(double, double))function)(a[0], a[1]);
+  case 3: return ((double (*)(double, double, double))function)(a[0], a[1], a[2]);
+  case 4: return ((double (*)(double, double, double, double))function)(a[0], a[1], a[2], a[3]);
+  case 5: return ((double (*)(double, double, double, double, double))function)(a[0], a[1], a[2], a[3], a[4]);
+  case 6:
+    return ((double (*)(double, double, double, double, double, double))function)(a[0], a[1], a[2], a[3], a[4], a[5]);
+  case 7:
+    return ((double (*)(double, double, double, double, double, double, double))function)(a[0], a[1], a[2], a[3], a[4],
+                                                                                          a[5], a[6]);
+  default:
+    return ((double (*)(double, double, double, double, double, double, double, double))function)(
+        a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+  }
+}
+
+/* The protected calls below do what ks_run_protected does, for one call: the interpreter
+ * (in the REPL) never has its own frames jumped over, only the machine code it called. */
+int ks_call_entry_protected(double (*entry)(double *), double *cells, double *result) {
+  if (sigsetjmp(ks_recovery, 1)) {
+    ks_protected = 0;
+    return 1;
+  }
+  ks_protected = 1;
+  *result = entry(cells);
+  ks_protected = 0;
+  return 0;
+}
+
+int ks_call_extern_protected(const char *name, void *function, const double *arguments, int count, double *result) {
+  if (sigsetjmp(ks_recovery, 1)) {
+    ks_protected = 0;
+    return 1;
+  }
+  ks_protected = 1;
+  if (function == NULL) ks_unresolved_extern(name);
+  *result = ks_call_doubles(function, arguments, count);
+  ks_protected = 0;
+  return 0;
+}

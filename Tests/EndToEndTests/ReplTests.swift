@@ -4,8 +4,15 @@ import Testing
 /// REPL sessions driven through standard input (no terminal: no prompts).
 @Suite("REPL through standard input")
 struct ReplTests {
+  /// The session's output, which is the same in both tiers: expressions interpreted and
+  /// definitions compiled in the background (`auto`), or everything compiled first (`jit`).
   private func session(_ input: String) throws -> Tool.Output {
-    try Tool.run(["repl"], stdin: input)
+    let tiered = try Tool.run(["repl"], stdin: input)
+    let compiled = try Tool.run(["repl", "--tier", "jit"], stdin: input)
+    #expect(tiered.stdout == compiled.stdout)
+    #expect(tiered.stderr == compiled.stderr)
+    #expect(tiered.status == compiled.status)
+    return tiered
   }
 
   @Test func defineAndCall() throws {
@@ -111,5 +118,34 @@ struct ReplTests {
     let output = try session("var a[] = [1, 2]\na[2]\na[1] + 1\n")
     #expect(output.stdout == "3\n")
     #expect(output.stderr == "<repl>:1:1: runtime error: index 2 is out of bounds for 'a' (length 2)\n")
+  }
+
+  /// An interpreted expression calls earlier inputs' machine code; an error there ends the
+  /// input as it does in compiled code, and the session goes on.
+  @Test func anErrorInMachineCodeCalledByTheInterpreterEndsTheInputOnly() throws {
+    let output = try session(
+      """
+      def at(a[] i) a[i]
+      def deep(n) if n < 1 then 0 else deep(n - 1) + 1
+      var v[] = [5, 6]
+      at(v, 1) + at(v, 2)
+      deep(100000000)
+      at(v, 0) + deep(10)
+
+      """)
+    #expect(output.stdout == "15\n")
+    #expect(
+      output.stderr == """
+        <repl>:1:15: runtime error: index 2 is out of bounds for 'a' (length 2)
+        runtime error: stack overflow
+
+        """)
+  }
+
+  /// A definition and its first calls in one input: the calls start in the interpreter and
+  /// switch to the new code when its compile ends.
+  @Test func aDefinitionAndItsCallsInOneInput() throws {
+    let output = try session("def fib(n) if n < 2 then n else fib(n - 1) + fib(n - 2)\nfib(25) + fib(1)\n")
+    #expect(output.stdout == "75026\n")
   }
 }

@@ -2,6 +2,10 @@ import CLLVM
 import KaleidoscopeFrontend
 import KaleidoscopeRuntime
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A REPL session: each input is parsed, checked against everything defined so far,
 /// compiled into its own module and added to one JIT.
 ///
@@ -36,15 +40,29 @@ public final class InteractiveSession {
   /// Which globals are defined in the JIT.
   private var definedGlobals: Set<String> = []
   private var definitionCount = 0
+  /// The interpreter tier and background compiles; nil when every input is compiled first
+  /// (`tiered: false`, or debug info, which pins machine code for the debugger).
+  private let tiers: InteractiveTiers?
+  /// Each global's cell in the JIT, by spelling (for the interpreter).
+  private var globalCells: [String: UnsafeMutableRawPointer] = [:]
+  /// Whether expressions start in the interpreter (`init(tiered:)`).
+  public var isTiered: Bool { tiers != nil }
+  /// How many of the session's top-level expressions ran in the interpreter.
+  public private(set) var interpretedExpressions = 0
   /// How long the last input's expressions ran (the rest of `evaluate` is compiling).
   public private(set) var lastRunTime: Duration = .zero
   /// The optimised IR of the input that last defined each function (the REPL's `:ir`).
   private var definitionIR: [String: String] = [:]
   private var expressionCount = 0
 
-  public init(optimization: OptimizationLevel = .standard, options: CompileOptions = CompileOptions()) throws {
+  /// With `tiered`, expressions start in the interpreter and new definitions compile in
+  /// the background (`InteractiveTiers`).
+  public init(optimization: OptimizationLevel = .standard, options: CompileOptions = CompileOptions(), tiered: Bool = true)
+    throws
+  {
     self.optimization = optimization
     self.options = options
+    tiers = tiered && !options.debugInfo ? InteractiveTiers() : nil
     jit = try JIT(optimization: optimization)
     ks_runtime_init()
     // The prelude: the math library is declared up front, so the REPL is a calculator.
@@ -67,29 +85,64 @@ public final class InteractiveSession {
   }
 
   /// The optimised IR of the input that last defined `name`.
-  public func ir(of name: String) -> String? { definitionIR[name] }
+  public func ir(of name: String) throws -> String? {
+    try tiers?.waitForCompiles()
+    return definitionIR[name]
+  }
 
   /// The machine code of the input that last defined `name`, as assembly.
   public func assembly(of name: String) throws -> String? {
-    guard let ir = definitionIR[name] else { return nil }
+    guard let ir = try ir(of: name) else { return nil }
     return try ObjectEmitter.assembly(ofIR: ir, machine: jit.machine)
   }
 
   /// Evaluates one input. Runs on the calling thread; call it on a large stack. Unless
   /// `isFinal`, an input that stops in the middle of an item asks for more.
   public func evaluate(_ file: SourceFile, isFinal: Bool = true) throws -> Outcome {
+    try tiers?.waitForCompiles()
     let checked = Frontend.check(file, after: declarations, mode: .interactive)
     if !isFinal && checked.isIncomplete && checked.diagnostics.hasErrors { return .incomplete }
     if checked.diagnostics.hasErrors { return .failed(checked.diagnostics) }
+    let known = Set(declarations.functions.symbols.map(\.spelling))
     declarations = checked.declarations
-    try addGlobals(of: checked.program)
-    try addDefinitions(of: checked.program)
+    let program = checked.program
+    try addGlobals(of: program)
+    let interpreted = interpretedBodies(of: program)
+    try addDefinitions(of: program, inBackground: compilesInBackground(program, interpreted, known: known))
     var faulted = false
     lastRunTime = .zero
-    for body in checked.program.entryBodies where !faulted {
-      faulted = try run(body, of: checked.program)
+    for (index, body) in program.bodies.enumerated() where body.function == nil && !faulted {
+      faulted = interpreted.contains(index) ? try interpret(index, of: program) : try run(body, of: program)
     }
     return .evaluated(faulted: faulted)
+  }
+
+  /// The input's top-level expressions the interpreter runs: all of them in tiers, except
+  /// those with a loop, which machine code runs faster from the first iteration on.
+  private func interpretedBodies(of program: CheckedProgram) -> Set<Int> {
+    guard tiers != nil else { return [] }
+    return Set(
+      program.bodies.indices.filter { index in
+        let body = program.bodies[index]
+        guard body.function == nil, case .topLevel = body.kind else { return false }
+        return !Self.containsLoop(body.body, in: program.tree)
+      })
+  }
+
+  /// Whether the input's definitions can compile while its expressions are interpreted:
+  /// each defines a name never declared before (so no compiled code calls it), has no loop
+  /// (which would run interpreted until its code is ready), and nothing else in the input
+  /// needs compiling on this thread.
+  private func compilesInBackground(_ program: CheckedProgram, _ interpreted: Set<Int>, known: Set<String>) -> Bool {
+    guard tiers != nil else { return false }
+    for (index, body) in program.bodies.enumerated() {
+      guard let function = body.function else {
+        if !interpreted.contains(index) { return false }
+        continue
+      }
+      if known.contains(program.functions[function].spelling) || body.hasLoop { return false }
+    }
+    return true
   }
 
   private static func slotName(_ spelling: String) -> String { "__ks_slot.\(spelling)" }
@@ -108,14 +161,14 @@ public final class InteractiveSession {
     try finish(module, optimizing: false)
     try jit.add(module)
     definedGlobals.formUnion(spellings)
+    for spelling in spellings {
+      globalCells[spelling] = UnsafeMutableRawPointer(bitPattern: UInt(try jit.address(of: Self.globalName(spelling))))
+    }
   }
 
   /// What a global holds now: a number, or an array's length and first elements.
   public func value(of global: GlobalSymbol, elements limit: Int = 8) -> GlobalValue? {
-    guard definedGlobals.contains(global.spelling),
-      let address = try? jit.address(of: Self.globalName(global.spelling)),
-      let storage = UnsafeRawPointer(bitPattern: UInt(address))
-    else { return nil }
+    guard let storage = globalCells[global.spelling].map(UnsafeRawPointer.init) else { return nil }
     if global.kind == .number { return .number(storage.load(as: Double.self)) }
     let count = Int(storage.load(fromByteOffset: 8, as: UInt64.self))
     let elements = storage.load(as: UnsafePointer<Double>?.self)
@@ -127,37 +180,117 @@ public final class InteractiveSession {
   public var globals: [GlobalSymbol] { declarations.globals.symbols }
 
   /// Compiles the input's definitions into one module kept for the session, then points
-  /// each name's slot at its new code.
-  private func addDefinitions(of program: CheckedProgram) throws {
+  /// each name's slot, and its tier entry, at its new code: now, or on the compiler thread.
+  private func addDefinitions(of program: CheckedProgram, inBackground: Bool) throws {
     let definitions = program.bodies.filter { $0.function != nil }
     guard !definitions.isEmpty else { return }
     var symbolNames: [FunctionID: String] = [:]
-    for body in definitions {
-      definitionCount += 1
-      symbolNames[body.function!] = "\(program.functions[body.function!].spelling).\(definitionCount)"
-    }
-    let module = Module(name: "definitions.\(definitionCount)", context: context)
-    module.configure(for: jit.machine)
-    let generator = makeGenerator(program, module, symbolNames)
     var newSlots: [String] = []
     for body in definitions {
+      definitionCount += 1
       let spelling = program.functions[body.function!].spelling
+      symbolNames[body.function!] = "\(spelling).\(definitionCount)"
       if !slots.contains(spelling) {
-        generator.defineSlot(Self.slotName(spelling))
         slots.insert(spelling)
         newSlots.append(spelling)
       }
+    }
+    let module = Module(name: "definitions.\(definitionCount)", context: context)
+    tiers?.reserve(program.functions.symbols.count)
+    let compile = { [self] in
+      try compileDefinitions(definitions, of: program, into: module, named: symbolNames, newSlots: Set(newSlots))
+    }
+    if inBackground, let tiers {
+      let work = UncheckedWork(run: compile)
+      tiers.compileInBackground { try work.run() }
+    } else {
+      try compile()
+    }
+  }
+
+  private func compileDefinitions(
+    _ definitions: [CheckedBody], of program: CheckedProgram, into module: Module, named symbolNames: [FunctionID: String],
+    newSlots: Set<String>
+  ) throws {
+    module.configure(for: jit.machine)
+    let generator = makeGenerator(program, module, symbolNames)
+    for body in definitions {
+      let spelling = program.functions[body.function!].spelling
+      if newSlots.contains(spelling) { generator.defineSlot(Self.slotName(spelling)) }
       generator.emitDefinition(body)
     }
     try finish(module)
-    let text = module.text
-    for body in definitions { definitionIR[program.functions[body.function!].spelling] = text }
+    let ir = module.text
+    for body in definitions { definitionIR[program.functions[body.function!].spelling] = ir }
+    // After the optimiser and `:ir`'s text: they are the interpreter's, not the program's.
+    if tiers != nil {
+      emitTierEntries(definitions, of: program, generator, symbolNames)
+      try module.verify()
+    }
     try jit.add(module)
     for body in definitions {
-      let slot = try jit.address(of: Self.slotName(program.functions[body.function!].spelling))
-      let code = try jit.address(of: symbolNames[body.function!]!)
+      let function = body.function!
+      let slot = try jit.address(of: Self.slotName(program.functions[function].spelling))
+      let code = try jit.address(of: symbolNames[function]!)
       UnsafeMutablePointer<UInt64>(bitPattern: UInt(slot))!.pointee = code
+      if let tiers { tiers.setEntry(function, to: try jit.address(of: Self.tierEntryName(symbolNames[function]!))) }
     }
+  }
+
+  private static func tierEntryName(_ definition: String) -> String { "tier.entry.\(definition)" }
+
+  /// Emits, beside each definition, the entry the interpreter calls it through (`NativeEntry`).
+  private func emitTierEntries(
+    _ definitions: [CheckedBody], of program: CheckedProgram, _ generator: IRGenerator, _ symbolNames: [FunctionID: String]
+  ) {
+    for body in definitions {
+      let function = body.function!
+      generator.emitTierEntry(
+        named: Self.tierEntryName(symbolNames[function]!), calling: generator.llvmFunction(function),
+        parameters: program.functions[function].prototype.parameters.map(\.kind))
+    }
+  }
+
+  /// Interprets the top-level expression at `index`, on a thread with the interpreter's
+  /// stack. Returns whether it faulted.
+  private func interpret(_ index: Int, of program: CheckedProgram) throws -> Bool {
+    guard let tiers else { return true }
+    interpretedExpressions += 1
+    let cells = GlobalCells(borrowing: program.globals.symbols.map { globalCells[$0.spelling]! })
+    let interpreter = Interpreter(
+      program: program, host: RuntimeHost(protectsCalls: true), forSemantics: options.forSemantics, globals: cells)
+    interpreter.compiledCode = tiers
+    let clock = ContinuousClock()
+    let start = clock.now
+    defer { lastRunTime += clock.now - start }
+    // Ctrl-C must reach the interpreter's thread, whose protected calls the runtime's
+    // handler may jump back to; this one waits with it blocked.
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &interrupt, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    let error = LargeStack.run(size: Interpreter.stackSize) { () -> InterpreterError? in
+      pthread_sigmask(SIG_SETMASK, &previous, nil)
+      ks_runtime_init()
+      do throws(InterpreterError) {
+        try interpreter.evaluateTopLevel(index, stackSize: Interpreter.stackSize)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    ks_flush()
+    _ = ks_take_interrupt()  // one that came too late to stop the expression is not kept
+    guard let error else { return false }
+    if error != .reported { Self.reportError("\(error)\n") }
+    return true
+  }
+
+  private static func reportError(_ message: String) {
+    let bytes = Array(message.utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
 
   /// Compiles, runs and frees one top-level expression. Returns whether it faulted.
@@ -215,4 +348,10 @@ public enum GlobalValue: Sendable, Equatable {
   case number(Double)
   /// An array: its length and its first elements.
   case array(count: Int, first: [Double])
+}
+
+/// Work handed to the compiler thread that the session does not touch meanwhile (the next
+/// input waits for it).
+private struct UncheckedWork: @unchecked Sendable {
+  let run: () throws -> Void
 }

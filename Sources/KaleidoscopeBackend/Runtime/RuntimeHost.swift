@@ -13,14 +13,20 @@ public final class RuntimeHost: InterpreterHost {
   /// A C function `double f(double, ...)`, by arity.
   private typealias Address = UnsafeMutableRawPointer
   private var addresses: [String: Address] = [:]
+  /// Whether a fault in an extern, or an unresolved one, ends the interpreter's run with
+  /// `InterpreterError.reported` (the REPL) rather than the process.
+  private let protectsCalls: Bool
 
-  public init() {}
+  public init(protectsCalls: Bool = false) {
+    self.protectsCalls = protectsCalls
+  }
 
   public func printValue(_ value: Double) {
     ks_print_value(value)
   }
 
   public func callExternal(_ name: String, arguments: [Double]) throws(InterpreterError) -> Double {
+    if protectsCalls { return try callProtected(name, arguments) }
     let address = try resolve(name)
     return try Self.call(address, arguments, name: name)
   }
@@ -33,6 +39,20 @@ public final class RuntimeHost: InterpreterHost {
     }
     addresses[name] = address
     return address
+  }
+
+  private func callProtected(_ name: String, _ arguments: [Double]) throws(InterpreterError) -> Double {
+    guard arguments.count <= 8 else {
+      throw InterpreterError.external("the interpreter calls externs of at most 8 parameters; '\(name)' has \(arguments.count)")
+    }
+    let address = addresses[name] ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
+    if let address { addresses[name] = address }
+    var result = 0.0
+    let faulted = arguments.withUnsafeBufferPointer {
+      ks_call_extern_protected(name, address, $0.baseAddress, Int32($0.count), &result) != 0
+    }
+    if faulted { throw InterpreterError.reported }
+    return result
   }
 
   private typealias F0 = @convention(c) () -> Double

@@ -21,6 +21,8 @@ import Synchronization
 public final class TieredExecution: CompiledCode, @unchecked Sendable {
   public let entries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   public var reportInterval: Int { policy.hotCalls }
+  /// Runtime errors in compiled code end the program, as they would in the interpreter.
+  public var callsAreProtected: Bool { false }
   /// Often enough to see a loop become hot soon after it does, seldom enough to cost nothing.
   public var loopReportInterval: Int { min(1024, max(1, policy.hotIterations)) }
   public let statistics = TierStatistics()

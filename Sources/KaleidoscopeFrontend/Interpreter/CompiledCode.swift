@@ -16,9 +16,14 @@ public protocol CompiledCode: AnyObject {
   var reportInterval: Int { get }
   /// How many iterations of a loop make the interpreter report it again (`loop`).
   var loopReportInterval: Int { get }
+  /// Whether calls into machine code recover from its runtime errors and faults, which then
+  /// end the interpreter's run with `InterpreterError.reported` (the REPL), rather than the
+  /// process.
+  var callsAreProtected: Bool { get }
   /// `function`, which has no code yet, has been called `times` times (1, then every
-  /// `reportInterval`): the chance to compile it, now or in the background.
-  func called(_ function: FunctionID, times: Int)
+  /// `reportInterval`): the chance to compile it, now or in the background, or to stop the
+  /// run (an interrupt).
+  func called(_ function: FunctionID, times: Int) throws(InterpreterError)
   /// The loop at `node`, in the body at `body` (an index in `program.bodies`), is at the top
   /// of an iteration, its `iterations`-th (0 when it starts, then every
   /// `loopReportInterval`): the chance to compile it, and its code if ready, to
@@ -39,26 +44,59 @@ public typealias LoopEntry = @convention(c) (UnsafeMutablePointer<Double>?) -> V
 
 /// The program's globals in memory that compiled code reads and writes too: 16 bytes per
 /// global, a number's value in the first 8, or an array's `{ elements, count }`.
+///
+/// `run` makes them here, one block for the program; the REPL lends the interpreter the
+/// cells its JIT defined, wherever they are (`init(borrowing:)`).
 public final class GlobalCells {
-  let cells: UnsafeMutablePointer<Double>
+  /// Each global's cell, by `GlobalID.index`.
+  let addresses: UnsafeMutablePointer<UnsafeMutablePointer<Double>>
   let count: Int
+  /// The block holding the cells, when they are this object's own.
+  private let block: UnsafeMutablePointer<Double>?
+  /// Whether the cells already hold values (lent), rather than zeros to be set up.
+  let isBorrowed: Bool
 
   init(count: Int) {
     self.count = count
-    cells = .allocate(capacity: max(1, 2 * count))
-    cells.initialize(repeating: 0, count: max(1, 2 * count))
+    let block = UnsafeMutablePointer<Double>.allocate(capacity: max(1, 2 * count))
+    block.initialize(repeating: 0, count: max(1, 2 * count))
+    self.block = block
+    addresses = .allocate(capacity: max(1, count))
+    for index in 0..<count { (addresses + index).initialize(to: block + 2 * index) }
+    isBorrowed = false
   }
 
-  deinit { cells.deallocate() }
+  /// Cells that live elsewhere and outlive this object: `cells[i]` is global `i`'s.
+  public init(borrowing cells: [UnsafeMutableRawPointer]) {
+    count = cells.count
+    block = nil
+    addresses = .allocate(capacity: max(1, count))
+    for (index, cell) in cells.enumerated() {
+      (addresses + index).initialize(to: cell.assumingMemoryBound(to: Double.self))
+    }
+    isBorrowed = true
+  }
+
+  deinit {
+    addresses.deallocate()
+    block?.deallocate()
+  }
 
   /// Where global `id` lives: a `double`, or a `{ ptr, i64 }`.
   public func address(of id: GlobalID) -> UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(cells + 2 * Int(id.index))
+    UnsafeMutableRawPointer(addresses[Int(id.index)])
   }
 
   subscript(number id: GlobalID) -> Double {
-    get { cells[2 * Int(id.index)] }
-    set { cells[2 * Int(id.index)] = newValue }
+    get { addresses[Int(id.index)].pointee }
+    set { addresses[Int(id.index)].pointee = newValue }
+  }
+
+  /// The array global `id` holds now; nil while it holds none (its declaration has not run).
+  func array(_ id: GlobalID) -> ArrayStorage? {
+    let cell = address(of: id)
+    guard let elements = UnsafeMutablePointer<Double>(bitPattern: cell.load(as: UInt.self)) else { return nil }
+    return ArrayStorage(elements: elements, count: Int(cell.load(fromByteOffset: 8, as: Int64.self)))
   }
 
   /// Points the array global `id` at `storage` (its declaration has run).

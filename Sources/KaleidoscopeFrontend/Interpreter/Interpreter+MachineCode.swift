@@ -7,20 +7,22 @@ extension Interpreter {
 
   /// The machine code of `function`, if it has some: counting the calls made without it,
   /// and telling the compiler on the first and every `reportInterval`-th.
-  func machineCode(for function: FunctionID, in compiledCode: CompiledCode) -> NativeEntry? {
+  func machineCode(for function: FunctionID, in compiledCode: CompiledCode) throws(InterpreterError) -> NativeEntry? {
     let slot = compiledCode.entries + Int(function.index)
     if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: NativeEntry.self) }
     let index = Int(function.index)
     callCounts[index] += 1
     let times = callCounts[index]
     guard times == 1 || times % compiledCode.reportInterval == 0 else { return nil }
-    compiledCode.called(function, times: times)
+    try compiledCode.called(function, times: times)
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: NativeEntry.self) }
   }
 
   /// Calls compiled code with the arguments pushed on `slots` from `argumentBase` (popping
   /// them): a number as it is, an array as its elements' address and count.
-  func callMachineCode(_ entry: NativeEntry, _ function: FunctionID, argumentBase: Int) -> Double {
+  func callMachineCode(
+    _ entry: NativeEntry, _ function: FunctionID, argumentBase: Int, in compiledCode: CompiledCode
+  ) throws(InterpreterError) -> Double {
     nativeArguments.removeAll(keepingCapacity: true)
     for (offset, isArray) in parameterIsArray[Int(function.index)].enumerated() {
       let value = slots[argumentBase + offset]
@@ -35,7 +37,15 @@ extension Interpreter {
     slots.removeLast(slots.count - argumentBase)
     // Compiled code never calls back into the interpreter, so the buffer is not reused
     // while it runs.
-    return nativeArguments.withUnsafeMutableBufferPointer { entry($0.baseAddress) }
+    if !compiledCode.callsAreProtected {
+      return nativeArguments.withUnsafeMutableBufferPointer { entry($0.baseAddress) }
+    }
+    var result = 0.0
+    let faulted = nativeArguments.withUnsafeMutableBufferPointer {
+      ks_call_entry_protected(entry, $0.baseAddress, &result) != 0
+    }
+    if faulted { throw InterpreterError.reported }
+    return result
   }
 
   /// Runs the rest of the current loop in machine code: the body's locals go to it as cells

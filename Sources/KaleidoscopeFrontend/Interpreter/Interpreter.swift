@@ -25,12 +25,19 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
   /// A located error of the program's arrays, worded by the runtime as compiled code words
   /// it: `fib.ks:3:7: runtime error: index 10 is out of bounds for 'a' (length 10)`.
   case located(String)
+  /// Ctrl-C in the REPL.
+  case interrupted
+  /// The runtime has reported the error already (machine code or an extern the REPL's
+  /// interpreter called faulted).
+  case reported
 
   public var description: String {
     switch self {
     case .stackOverflow: "runtime error: stack overflow"
     case .external(let message): "runtime error: \(message)"
     case .located(let message): message
+    case .interrupted: "interrupted"
+    case .reported: "runtime error (reported)"
     }
   }
 }
@@ -77,11 +84,20 @@ public final class Interpreter {
   /// The live arrays: the empty array, then the globals' and, above them, a stack of those
   /// of local `var`s and of literals passed to calls, freed as their scope ends.
   var arrays: [ArrayStorage] = [ArrayStorage.makeEmpty()]
+  /// Where the arrays this interpreter made start, above the empty one and those of
+  /// borrowed globals.
+  private var ownedArraysStart = 1
   private var stackLimit: UInt = 0
   /// Reused storage for walking chains of binary operators without recursion.
   private var spine: [ExprID] = []
 
-  public init(program: CheckedProgram, host: InterpreterHost, forSemantics: ForSemantics = .current, printValues: Bool = true) {
+  /// `globals`, when given, are cells the REPL's compiled code keeps (one per global of the
+  /// program, holding values already): the interpreter reads and writes them but runs no
+  /// declaration, and the arrays they hold stay theirs.
+  public init(
+    program: CheckedProgram, host: InterpreterHost, forSemantics: ForSemantics = .current, printValues: Bool = true,
+    globals: GlobalCells? = nil
+  ) {
     self.program = program
     self.tree = program.tree
     self.host = host
@@ -92,16 +108,26 @@ public final class Interpreter {
       if let function = body.function { definitions[Int(function.index)] = Frame(body, index: index) }
     }
     self.definitions = definitions
-    globals = GlobalCells(count: program.globals.symbols.count)
+    self.globals = globals ?? GlobalCells(count: program.globals.symbols.count)
     globalArrays = [ArrayHandle](repeating: .empty, count: program.globals.symbols.count)
     isArrayGlobal = program.globals.symbols.map { $0.kind == .array }
     callCounts = [Int](repeating: 0, count: program.functions.symbols.count)
     parameterIsArray = program.functions.symbols.map { $0.prototype.parameters.map { $0.kind == .array } }
-    for id in program.globals.ids where isArrayGlobal[Int(id.index)] { globals.setArray(id, to: arrays[0]) }
+    for id in program.globals.ids where isArrayGlobal[Int(id.index)] {
+      if self.globals.isBorrowed {
+        guard let storage = self.globals.array(id) else { continue }
+        arrays.append(storage)
+        globalArrays[Int(id.index)] = ArrayHandle(index: arrays.count - 1)
+      } else {
+        self.globals.setArray(id, to: arrays[0])
+      }
+    }
+    ownedArraysStart = arrays.count
   }
 
   deinit {
-    for storage in arrays { storage.free() }
+    arrays[0].free()
+    for storage in arrays[ownedArraysStart...] { storage.free() }
   }
 
   /// Runs the top-level expressions and the declarations of globals in source order, on a
@@ -117,6 +143,16 @@ public final class Interpreter {
         if printValues, case .topLevel = body.kind { host.printValue(value) }
       }
     }
+  }
+
+  /// Evaluates the top-level expression at `index` in `program.bodies` on this thread, which
+  /// has at least `stackSize` bytes of stack left (the REPL's evaluation thread), and prints
+  /// its value.
+  public func evaluateTopLevel(_ index: Int, stackSize: Int) throws(InterpreterError) {
+    precondition(stackSize > Self.stackReserve, "the interpreter needs more stack than its reserve")
+    stackLimit = Self.stackPointer() - UInt(stackSize - Self.stackReserve)
+    let value = try evaluate(Frame(program.bodies[index], index: index), argumentBase: slots.count)
+    if printValues { host.printValue(value) }
   }
 
   /// Where the machine stack is now (see `ks_stack_address`).
@@ -163,10 +199,14 @@ public final class Interpreter {
   private func call(_ function: FunctionID, argumentBase: Int) throws(InterpreterError) -> Double {
     guard Self.stackPointer() > stackLimit else { throw InterpreterError.stackOverflow }
     if let definition = definitions[Int(function.index)] {
-      if let compiledCode, let entry = machineCode(for: function, in: compiledCode) {
-        return callMachineCode(entry, function, argumentBase: argumentBase)
+      if let compiledCode, let entry = try machineCode(for: function, in: compiledCode) {
+        return try callMachineCode(entry, function, argumentBase: argumentBase, in: compiledCode)
       }
       return try evaluate(definition, argumentBase: argumentBase)
+    }
+    // A function an earlier REPL input defined has only its machine code.
+    if let compiledCode, let entry = ks_tier_load_entry(compiledCode.entries + Int(function.index)) {
+      return try callMachineCode(unsafeBitCast(entry, to: NativeEntry.self), function, argumentBase: argumentBase, in: compiledCode)
     }
     let arguments = slots.values(from: argumentBase)
     slots.removeLast(arguments.count)
@@ -247,6 +287,7 @@ public final class Interpreter {
       // An argument for an array parameter: a fresh array, freed when the call returns.
       return try makeArray(from: id).slotValue
     case .globalDeclaration(let index):
+      precondition(!globals.isBorrowed, "the REPL runs declarations in compiled code")
       for binding in tree.bindings(tree.globalDeclaration(index)) {
         let value = try value(of: binding)
         guard let global = program.globals.lookup(binding.name) else { continue }

@@ -37,6 +37,12 @@ void ks_runtime_init(void);
 /* Runs entry() with fault recovery: returns 0 when it finished, 1 after a fault (the
  * message has been printed), for the REPL, which carries on. */
 int ks_run_protected(void (*entry)(void));
+/* One call with the same recovery, for the REPL's interpreter, whose own frames must not be
+ * jumped over: 0 and the value in *result when it returned, 1 after an error (reported).
+ * A compiled entry point `double entry(double *cells)`; or a C function of `count` (at most
+ * 8) doubles, where a NULL `function` reports `name` as an unresolved extern. */
+int ks_call_entry_protected(double (*entry)(double *), double *cells, double *result);
+int ks_call_extern_protected(const char *name, void *function, const double *arguments, int count, double *result);
 
 /* Makes SIGINT (Ctrl-C) stop code running under ks_run_protected, with the message
  * "interrupted", or else be recorded for ks_take_interrupt. For the REPL. */

@@ -45,7 +45,7 @@ struct MetaCommands {
     case ":quit", ":q", ":exit": return .quit
     case ":defs": Terminal.writeOut(definitions())
     case ":type", ":info": try describe(argument)
-    case ":ir": try show(argument) { session.ir(of: $0) }
+    case ":ir": try show(argument) { try session.ir(of: $0) }
     case ":asm": try show(argument) { try session.assembly(of: $0) }
     case ":ast": try syntaxTree(argument)
     case ":tokens":
@@ -56,8 +56,8 @@ struct MetaCommands {
       timing = argument == "on"
     case ":load": try load(argument)
     case ":reset":
-      let (optimization, options) = (session.optimization, session.options)
-      session = try ReplCommand.makeSession(optimization: optimization, options: options)
+      let (optimization, options, tiered) = (session.optimization, session.options, session.isTiered)
+      session = try ReplCommand.makeSession(optimization: optimization, options: options, tiered: tiered)
     case ":opt":
       guard let level = Int(argument).flatMap(OptimizationLevel.init(rawValue:)) else {
         return usage("usage: :opt 0|1|2|3")

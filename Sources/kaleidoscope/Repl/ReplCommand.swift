@@ -12,8 +12,9 @@ struct ReplCommand: ParsableCommand {
     commandName: "repl",
     abstract: "Start an interactive session.",
     discussion: """
-      Each definition is compiled and kept; each expression is compiled, run, and its value \
-      printed. Redefining a function changes it for every later call, including calls from \
+      Each definition is compiled and kept; each expression is run, and its value printed. \
+      With --tier auto (the default) expressions start in the interpreter at once and new \
+      definitions compile in the background; --tier jit compiles every input first. Redefining a function changes it for every later call, including calls from \
       functions defined earlier. The math library (sin cos tan asin acos atan atan2 sinh cosh \
       tanh exp log log10 pow sqrt fabs floor ceil fmod) is declared up front. Globals (var x = 1, \
       var a[10]) keep their values from one input to the next. An input that \
@@ -30,10 +31,19 @@ struct ReplCommand: ParsableCommand {
       Examples:
         kaleidoscope repl
         kaleidoscope repl -O0 --for-semantics=legacy
+        kaleidoscope repl --tier jit
         printf 'def sq(x) x*x\\nsq(12)\\n' | kaleidoscope repl
       """
   )
 
+  /// How inputs run (`--tier`).
+  enum Tier: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case jit
+  }
+
+  @Option(help: "auto: expressions start in the interpreter and definitions compile in the background; jit: compile each input before it runs.")
+  var tier: Tier = .auto
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var semantics: SemanticsOptions
   @OptionGroup var color: ColorOptions
@@ -41,15 +51,15 @@ struct ReplCommand: ParsableCommand {
   func run() throws {
     try Self.start(
       optimization: optimization.resolved(default: .standard),
-      options: CompileOptions(forSemantics: semantics.forSemantics), color: color.color)
+      options: CompileOptions(forSemantics: semantics.forSemantics), tiered: tier == .auto, color: color.color)
   }
 
   /// Inputs are compiled and run on a thread with this much stack: runaway recursion in
   /// the program hits the limit (and is reported) quickly.
   static let stackSize = 64 << 20
 
-  static func start(optimization: OptimizationLevel, options: CompileOptions, color: ColorChoice) throws {
-    let session = try makeSession(optimization: optimization, options: options)
+  static func start(optimization: OptimizationLevel, options: CompileOptions, tiered: Bool = true, color: ColorChoice) throws {
+    let session = try makeSession(optimization: optimization, options: options, tiered: tiered)
     let editor = LineEditor(interactive: Terminal.isTerminal(STDIN_FILENO))
     let reporter = DiagnosticReporter(color: color)
     var commands = MetaCommands(session: session, reporter: reporter)
@@ -90,10 +100,10 @@ struct ReplCommand: ParsableCommand {
   }
 
   /// A new session (the prelude compiled), or a one-line error and status 1.
-  static func makeSession(optimization: OptimizationLevel, options: CompileOptions) throws -> InteractiveSession {
+  static func makeSession(optimization: OptimizationLevel, options: CompileOptions, tiered: Bool) throws -> InteractiveSession {
     try reportingBackEndErrors {
       try LargeStack.run { () throws -> InteractiveSession in
-        try InteractiveSession(optimization: optimization, options: options)
+        try InteractiveSession(optimization: optimization, options: options, tiered: tiered)
       }
     }
   }

@@ -169,6 +169,20 @@ def ctrl_c_interrupts_a_running_loop():
     quit_with_ctrl_d(child)
 
 
+def ctrl_c_interrupts_a_recursion():
+    # The calls start in the interpreter and go on in the new code once it is compiled;
+    # Ctrl-C stops either, and the definition stays.
+    child = spawn()
+    child.sendline("def grow(n) if n < 1 then 0 else grow(n - 1) + grow(n - 1); grow(60)")
+    child.expect(r"grow\(60\)\r\n")
+    time.sleep(0.5)
+    child.sendintr()
+    child.expect_exact("interrupted")
+    child.expect_exact(PROMPT)
+    line(child, "grow(3) + 1", "1")
+    quit_with_ctrl_d(child)
+
+
 def ctrl_c_interrupts_a_read():
     # getchard() waits for input inside the C library's stdio, holding the lock of stdin.
     # Jumping out of it there would leave the lock held by a thread that then exits, and
