@@ -148,4 +148,12 @@ struct ReplTests {
     let output = try session("def fib(n) if n < 2 then n else fib(n - 1) + fib(n - 2)\nfib(25) + fib(1)\n")
     #expect(output.stdout == "75026\n")
   }
+
+  /// Definitions of one input call each other through their slots, set before the
+  /// interpreter may switch to any of them.
+  @Test func definitionsOfOneInputCallEachOther() throws {
+    let output = try session(
+      "def step(x) x + 1; def sum(n) if n < 1 then 0 else sum(n - 1) + step(n); sum(20000) + sum(3)\n")
+    #expect(output.stdout == "200030009\n")
+  }
 }

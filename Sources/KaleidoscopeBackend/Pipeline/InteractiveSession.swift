@@ -71,6 +71,12 @@ public final class InteractiveSession {
     }
   }
 
+  /// Waits for the definitions still compiling: before the process exits, LLVM's static
+  /// destructors must not run under a thread inside LLVM.
+  public func finish() throws {
+    try tiers?.waitForCompiles()
+  }
+
   /// The functions defined or declared so far.
   public var symbols: [FunctionSymbol] { declarations.functions.symbols }
 
@@ -103,6 +109,7 @@ public final class InteractiveSession {
     let checked = Frontend.check(file, after: declarations, mode: .interactive)
     if !isFinal && checked.isIncomplete && checked.diagnostics.hasErrors { return .incomplete }
     if checked.diagnostics.hasErrors { return .failed(checked.diagnostics) }
+    tiers?.reserve(checked.program.functions.symbols.count)
     let known = Set(declarations.functions.symbols.map(\.spelling))
     declarations = checked.declarations
     let program = checked.program
@@ -196,9 +203,9 @@ public final class InteractiveSession {
       }
     }
     let module = Module(name: "definitions.\(definitionCount)", context: context)
-    tiers?.reserve(program.functions.symbols.count)
+    let level = optimization  // `:opt` may change it while the compiler thread works
     let compile = { [self] in
-      try compileDefinitions(definitions, of: program, into: module, named: symbolNames, newSlots: Set(newSlots))
+      try compileDefinitions(definitions, of: program, into: module, named: symbolNames, newSlots: Set(newSlots), level: level)
     }
     if inBackground, let tiers {
       let work = UncheckedWork(run: compile)
@@ -210,7 +217,7 @@ public final class InteractiveSession {
 
   private func compileDefinitions(
     _ definitions: [CheckedBody], of program: CheckedProgram, into module: Module, named symbolNames: [FunctionID: String],
-    newSlots: Set<String>
+    newSlots: Set<String>, level: OptimizationLevel
   ) throws {
     module.configure(for: jit.machine)
     let generator = makeGenerator(program, module, symbolNames)
@@ -219,7 +226,7 @@ public final class InteractiveSession {
       if newSlots.contains(spelling) { generator.defineSlot(Self.slotName(spelling)) }
       generator.emitDefinition(body)
     }
-    try finish(module)
+    try finish(module, level: level)
     let ir = module.text
     for body in definitions { definitionIR[program.functions[body.function!].spelling] = ir }
     // After the optimiser and `:ir`'s text: they are the interpreter's, not the program's.
@@ -233,7 +240,12 @@ public final class InteractiveSession {
       let slot = try jit.address(of: Self.slotName(program.functions[function].spelling))
       let code = try jit.address(of: symbolNames[function]!)
       UnsafeMutablePointer<UInt64>(bitPattern: UInt(slot))!.pointee = code
-      if let tiers { tiers.setEntry(function, to: try jit.address(of: Self.tierEntryName(symbolNames[function]!))) }
+    }
+    // Only once every slot is set: the interpreter may call the code at once, and it calls
+    // its neighbours through their slots.
+    for body in definitions {
+      let function = body.function!
+      tiers?.setEntry(function, to: try jit.address(of: Self.tierEntryName(symbolNames[function]!)))
     }
   }
 
@@ -329,9 +341,10 @@ public final class InteractiveSession {
     return IRGenerator(program: program, module: module, options: options, linking: .interactive(names), unresolved: unresolved)
   }
 
-  private func finish(_ module: Module, optimizing: Bool = true) throws {
+  private func finish(_ module: Module, optimizing: Bool = true, level: OptimizationLevel? = nil) throws {
     try module.verify()
-    if optimizing && optimization != .none { try module.optimize(level: optimization, for: jit.machine) }
+    let level = level ?? optimization
+    if optimizing && level != .none { try module.optimize(level: level, for: jit.machine) }
   }
 
   /// Whether the expression has a `for` loop anywhere in it.

@@ -81,7 +81,7 @@ struct ReplCommand: ParsableCommand {
         editor.remember(line)
         switch try commands.run(line) {
         case .proceed: continue
-        case .quit: return finish(editor)
+        case .quit: return try finish(editor, commands.session)
         }
       }
       let isBlank = line.allSatisfy(\.isWhitespace)
@@ -96,7 +96,7 @@ struct ReplCommand: ParsableCommand {
     if !pending.isEmpty {
       _ = try evaluate(SourceFile(name: "<repl>", text: pending), in: commands.session, isFinal: true, reporter: reporter, timing: false)
     }
-    finish(editor)
+    try finish(editor, commands.session)
   }
 
   /// A new session (the prelude compiled), or a one-line error and status 1.
@@ -108,7 +108,8 @@ struct ReplCommand: ParsableCommand {
     }
   }
 
-  private static func finish(_ editor: LineEditor) {
+  private static func finish(_ editor: LineEditor, _ session: InteractiveSession) throws {
+    try reportingBackEndErrors { try session.finish() }
     if editor.isInteractive { Terminal.writeOut("\n") }
   }
 
