@@ -55,6 +55,9 @@ struct RunCommand: ParsableCommand {
   @Flag(help: .hidden)
   var tierWait = false
 
+  @Option(help: .hidden)
+  var tierEagerSize = TierPolicy().eagerSize
+
   @OptionGroup var sandbox: SandboxOptions
 
   @OptionGroup var optimization: OptimizationOption
@@ -102,7 +105,8 @@ struct RunCommand: ParsableCommand {
     if sandbox.enabled {
       try SandboxedRun.parent(try input.load(), tier: resolvedTier, options: options, quiet: quiet, sandbox: sandbox)
     }
-    let policy = TierPolicy(hotCalls: tierHotCalls, hotIterations: tierHotIterations, waits: tierWait)
+    let policy = TierPolicy(
+      hotCalls: tierHotCalls, hotIterations: tierHotIterations, waits: tierWait, eagerSize: tierEagerSize)
     try Self.run(input, color: color.color, tier: resolvedTier, options: options, policy: policy, stats: stats)
   }
 
