@@ -127,7 +127,7 @@ public final class InteractiveSession {
   /// The input's top-level expressions the interpreter runs: all of them in tiers, except
   /// those with a loop, which machine code runs faster from the first iteration on.
   private func interpretedBodies(of program: CheckedProgram) -> Set<Int> {
-    guard tiers != nil else { return [] }
+    guard tiers != nil, program.globals.symbols.allSatisfy({ globalCells[$0.spelling] != nil }) else { return [] }
     return Set(
       program.bodies.indices.filter { index in
         let body = program.bodies[index]
@@ -268,7 +268,7 @@ public final class InteractiveSession {
   private func interpret(_ index: Int, of program: CheckedProgram) throws -> Bool {
     guard let tiers else { return true }
     interpretedExpressions += 1
-    let cells = GlobalCells(borrowing: program.globals.symbols.map { globalCells[$0.spelling]! })
+    let cells = GlobalCells(borrowing: program.globals.symbols.compactMap { globalCells[$0.spelling] })
     let interpreter = Interpreter(
       program: program, host: RuntimeHost(protectsCalls: true), forSemantics: options.forSemantics, globals: cells)
     interpreter.compiledCode = tiers
