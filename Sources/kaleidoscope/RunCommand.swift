@@ -55,9 +55,6 @@ struct RunCommand: ParsableCommand {
   @Flag(help: .hidden)
   var tierWait = false
 
-  @Option(help: .hidden)
-  var tierEagerSize = TierPolicy().eagerSize
-
   @OptionGroup var sandbox: SandboxOptions
 
   @OptionGroup var optimization: OptimizationOption
@@ -105,8 +102,7 @@ struct RunCommand: ParsableCommand {
     if sandbox.enabled {
       try SandboxedRun.parent(try input.load(), tier: resolvedTier, options: options, quiet: quiet, sandbox: sandbox)
     }
-    let policy = TierPolicy(
-      hotCalls: tierHotCalls, hotIterations: tierHotIterations, waits: tierWait, eagerSize: tierEagerSize)
+    let policy = TierPolicy(hotCalls: tierHotCalls, hotIterations: tierHotIterations, waits: tierWait)
     try Self.run(input, color: color.color, tier: resolvedTier, options: options, policy: policy, stats: stats)
   }
 

@@ -34,8 +34,7 @@ struct RunStatistics {
     case .auto:
       if let figures = tiers?.figures {
         lines.append(
-          "machine code: \(Self.count(figures.functions, "function")), \(Self.count(figures.loops, "loop"))"
-            + (figures.expressions > 0 ? ", \(Self.count(figures.expressions, "top-level expression")) " : " ")
+          "machine code: \(Self.count(figures.functions, "function")), \(Self.count(figures.loops, "loop")) "
             + "(\(Self.count(figures.modules, "module")), \(milliseconds(figures.nanoseconds)) on the compiler thread)")
         lines.append("interpreted: \(Self.count(figures.interpretedFunctions, "function")) (called at least once)")
         for failure in figures.failures { lines.append("not compiled (interpreted instead): \(failure)") }

@@ -52,15 +52,9 @@ struct DifferentialTests {
       ("jit -O3", try Tool.run(["run", "--tier", "jit", "-O3", semantics, source], stdin: input)),
     ]
     for (name, calls, iterations) in [("early", 1, 0), ("late", 50, 5), ("never", Int.max, Int.max)] {
-      let tiers = [
-        "--tier", "auto", "--tier-wait", "--tier-hot-calls", "\(calls)", "--tier-hot-iterations", "\(iterations)",
-        "--tier-eager-size", "0",
-      ]
+      let tiers = ["--tier", "auto", "--tier-wait", "--tier-hot-calls", "\(calls)", "--tier-hot-iterations", "\(iterations)"]
       engines.append(("tiers, promoted \(name)", try Tool.run(["run"] + tiers + [semantics, source], stdin: input)))
     }
-    // Every top-level expression that loops or recurses compiled whole before it runs.
-    let eager = ["--tier", "auto", "--tier-wait", "--tier-eager-size", "1000000"]
-    engines.append(("tiers, expressions compiled whole", try Tool.run(["run"] + eager + [semantics, source], stdin: input)))
     if Self.buildsNative(seed) {
       let executable = "\(directory)/program"
       let build = try Tool.run(["build", "-O2", semantics, source, "-o", executable])

@@ -77,15 +77,13 @@ struct RunTests {
   /// The JIT tier, and the tiers with everything promoted at once (each function at its first
   /// call, each loop before its first iteration) or late (after 3 calls; a loop after 5
   /// iterations, in its middle), compiling on the interpreter's thread so that the switch
-  /// happens at the same point in every run; and with every top-level expression that loops
-  /// or recurses compiled whole before it runs.
+  /// happens at the same point in every run.
   @Test(
     "every tier prints the same",
     arguments: [
       ["--tier", "jit"],
-      ["--tier-wait", "--tier-hot-calls", "1", "--tier-hot-iterations", "0", "--tier-eager-size", "0"],
-      ["--tier-wait", "--tier-hot-calls", "3", "--tier-hot-iterations", "5", "--tier-eager-size", "0"],
-      ["--tier-wait", "--tier-eager-size", "1000000"],
+      ["--tier-wait", "--tier-hot-calls", "1", "--tier-hot-iterations", "0"],
+      ["--tier-wait", "--tier-hot-calls", "3", "--tier-hot-iterations", "5"],
     ], programs)
   func tiers(tier: [String], program: Program) throws {
     let output = try Tool.run(

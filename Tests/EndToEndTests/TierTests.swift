@@ -30,8 +30,7 @@ struct TierTests {
 
   @Test func aLoopSwitchesToMachineCodeInItsMiddleAndKeepsItsState() throws {
     let interpreted = try Self.run(["--tier", "interp"], Self.loopProgram)
-    let tiered = try Self.run(
-      ["--stats", "--tier-wait", "--tier-hot-iterations", "5", "--tier-eager-size", "0"], Self.loopProgram)
+    let tiered = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", "5"], Self.loopProgram)
     #expect(interpreted.status == 0)
     #expect(tiered.stdout == interpreted.stdout)
     // The loop's code comes with the functions it calls: here `:`.
@@ -51,8 +50,7 @@ struct TierTests {
               (a[1] = i) : (s = s + a[1] + len(a))) : s
       f(20)
       """
-    let output = try Self.run(
-      ["--stats", "--tier-wait", "--tier-hot-iterations", hotIterations, "--tier-eager-size", "0"], program)
+    let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", hotIterations], program)
     #expect(output.stdout == "250\n")
     #expect(output.status == 0)
     #expect(output.stderr.contains("1 loop ("), "\(output.stderr)")
@@ -60,20 +58,10 @@ struct TierTests {
 
   @Test func aHotFunctionIsCompiledAndItsLaterCallsRunIt() throws {
     let program = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(20)\n"
-    let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-calls", "10", "--tier-eager-size", "0"], program)
+    let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-calls", "10"], program)
     #expect(output.stdout == "6765\n")
     #expect(output.stderr.contains("machine code: 1 function, 0 loops"), "\(output.stderr)")
     #expect(output.stderr.contains("interpreted: 1 function"), "\(output.stderr)")
-  }
-
-  /// A small top-level expression that can run for long is compiled whole, with what it
-  /// calls, before it runs (LLVM sees its arguments); one over the size limit is not.
-  @Test(arguments: [("2048", "machine code: 0 functions, 0 loops, 1 top-level expression (1 module"), ("10", "0 loops (0 modules")])
-  func aSmallExpressionThatLoopsIsCompiledWhole(eagerSize: String, stats: String) throws {
-    let program = "def sum(n) var s = 0 in (for i = 0, i < n in s = s + i) + s\nsum(100)\nsum(3)\n"
-    let output = try Self.run(["--stats", "--tier-eager-size", eagerSize], program)
-    #expect(output.stdout == "4950\n3\n")
-    #expect(output.stderr.contains(stats), "\(output.stderr)")
   }
 
   @Test func codeThatIsNotHotStaysInTheInterpreter() throws {

@@ -86,7 +86,4 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
   }
 
   func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? { nil }
-
-  /// The session compiles an expression that loops itself, before it runs.
-  func topLevel(_ body: Int) -> NativeEntry? { nil }
 }

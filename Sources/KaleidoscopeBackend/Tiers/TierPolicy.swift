@@ -7,7 +7,6 @@ import KaleidoscopeFrontend
 /// its later calls run the machine code. A loop that has run `hotIterations` times (in all
 /// its runs so far) is compiled too, and a running loop switches to its machine code at the
 /// top of an iteration (on-stack replacement), so one long call does not stay interpreted.
-/// A small top-level expression that can run for long is compiled whole before it runs.
 /// Code that runs a few times is never compiled: for it, interpreting is cheaper than
 /// compiling. docs/DESIGN.md has the measurements behind the numbers.
 public struct TierPolicy: Sendable {
@@ -19,17 +18,11 @@ public struct TierPolicy: Sendable {
   /// switches then happen at the same point in every run (the tests force promotion early,
   /// late or never with it).
   public var waits: Bool
-  /// The most source text, in bytes, of a top-level expression and the functions it can
-  /// call, for it to be compiled whole before it runs when it can run for long (a loop or a
-  /// recursion): LLVM then sees the call's arguments, which on-stack replacement cannot give
-  /// it (a loop's bound as a constant turns its counter into an integer). 0: never.
-  public var eagerSize: Int
 
-  public init(hotCalls: Int = 100, hotIterations: Int = 4096, waits: Bool = false, eagerSize: Int = 2048) {
+  public init(hotCalls: Int = 100, hotIterations: Int = 4096, waits: Bool = false) {
     self.hotCalls = max(1, hotCalls)
     self.hotIterations = max(0, hotIterations)
     self.waits = waits
-    self.eagerSize = max(0, eagerSize)
   }
 }
 
@@ -42,8 +35,6 @@ struct CallGraph {
   let definitions: [CheckedBody?]
   /// Whether each function can run for long.
   let longRunning: [Bool]
-  /// The source text of each function, in bytes.
-  let sizes: [Int]
   /// Whether each function is small enough to be compiled again into every module that
   /// calls it, where LLVM can inline it, rather than called in the module that has it.
   let isSmall: [Bool]
@@ -63,9 +54,9 @@ struct CallGraph {
       guard let body = definitions[index] else { return false }
       return inCycle[index] || body.hasLoop
     }
-    let sizes = definitions.map { body in body.map { $0.range.end - $0.range.start } ?? 0 }
-    self.sizes = sizes
-    isSmall = sizes.indices.map { definitions[$0] != nil && sizes[$0] <= Self.smallFunctionSize }
+    isSmall = definitions.map { body in
+      body.map { $0.range.end - $0.range.start <= Self.smallFunctionSize } ?? false
+    }
   }
 
   /// The defined functions that `roots` can call, directly or not, themselves included,

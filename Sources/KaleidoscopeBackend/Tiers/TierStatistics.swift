@@ -9,8 +9,6 @@ public final class TierStatistics: Sendable {
     public var modules = 0
     public var functions = 0
     public var loops = 0
-    /// Top-level expressions compiled whole before they ran.
-    public var expressions = 0
     /// Time spent compiling on the compiler thread.
     public var nanoseconds: UInt64 = 0
     /// Functions that ran at least once in the interpreter.
@@ -23,12 +21,11 @@ public final class TierStatistics: Sendable {
 
   public var figures: Figures { state.withLock { $0 } }
 
-  func recordCompile(functions: Int, loops: Int, expressions: Int = 0, nanoseconds: UInt64) {
+  func recordCompile(functions: Int, loops: Int, nanoseconds: UInt64) {
     state.withLock {
       $0.modules += 1
       $0.functions += functions
       $0.loops += loops
-      $0.expressions += expressions
       $0.nanoseconds += nanoseconds
     }
   }

@@ -40,8 +40,6 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private var loopRequested: [Bool]
   /// Functions handed to the compiler.
   private var requested: [Bool]
-  /// Functions compiled, as private copies, into a top-level expression (`topLevel`).
-  private var compiledWhole: [Bool]
   /// The compiler thread's queue, and its JIT.
   private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
   private var jit: JIT?
@@ -61,7 +59,6 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     entries = .allocate(capacity: max(1, functions))
     entries.initialize(repeating: nil, count: max(1, functions))
     requested = [Bool](repeating: false, count: functions)
-    compiledWhole = requested
     let loops = program.tree.forLoopCount
     loopEntries = .allocate(capacity: max(1, loops))
     loopEntries.initialize(repeating: nil, count: max(1, loops))
@@ -127,36 +124,6 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
-  public func topLevel(_ index: Int) -> NativeEntry? {
-    let body = program.bodies[index]
-    guard policy.eagerSize > 0 else { return nil }
-    let callees = graph.closure(of: body.callees) { requested[Int($0.index)] }
-    let size = body.range.end - body.range.start + callees.reduce(0) { $0 + graph.sizes[Int($1.index)] }
-    // A function compiled into one such expression is not compiled into the next: the
-    // usual promotion takes over.
-    guard size <= policy.eagerSize, !callees.contains(where: { compiledWhole[Int($0.index)] }),
-      body.hasLoop || callees.contains(where: { graph.longRunning[Int($0.index)] })
-    else { return nil }
-    for callee in callees { compiledWhole[Int(callee.index)] = true }
-    // What it calls goes in as private copies, as in `run --tier jit`: LLVM inlines those
-    // called once and sees the arguments. Later modules compile their own when needed.
-    let copies = Set(graph.closure(of: body.callees) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] })
-    var entry: UnsafeMutableRawPointer?
-    compiler.sync {
-      guard !finished.load(ordering: .acquiring) else { return }
-      entry = LargeStack.run(size: Self.compilerStack) {
-        build(copies.sorted(), copies: copies, loops: 0, expressions: 1) { generator in
-          let name = "tier.top.\(index)"
-          let value = generator.emitTopLevel(body, name: name + ".value", isInternal: true)
-          generator.emitTierEntry(named: name, calling: value, parameters: [])
-          generator.inlineSoleCallees()
-          return name
-        }
-      }
-    }
-    return entry.map { unsafeBitCast($0, to: NativeEntry.self) }
-  }
-
   /// The functions of a new module whose code calls `roots`: every function they can call
   /// that is not compiled yet, and `copies` of the small ones that are (see
   /// `CallGraph.isSmall`), which stay private to the module. Marks them all requested.
@@ -196,13 +163,12 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with the entry that `entry`
   /// emits (returning its name); nil if LLVM failed.
   private func build(
-    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, expressions: Int = 0, entry: (IRGenerator) -> String
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, entry: (IRGenerator) -> String
   ) -> UnsafeMutableRawPointer? {
     let start = DispatchTime.now().uptimeNanoseconds
     defer {
       let elapsed = DispatchTime.now().uptimeNanoseconds - start
-      statistics.recordCompile(
-        functions: functions.count - copies.count, loops: loops, expressions: expressions, nanoseconds: elapsed)
+      statistics.recordCompile(functions: functions.count - copies.count, loops: loops, nanoseconds: elapsed)
     }
     do {
       let jit = try machineCodeHost()

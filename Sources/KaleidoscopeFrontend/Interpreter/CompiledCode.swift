@@ -29,9 +29,6 @@ public protocol CompiledCode: AnyObject {
   /// `loopReportInterval`): the chance to compile it, and its code if ready, to
   /// run the rest of the loop (on-stack replacement).
   func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry?
-  /// The top-level expression at `body` (an index in `program.bodies`) is about to run: its
-  /// machine code (taking no cells) if it is to run compiled, waiting for it.
-  func topLevel(_ body: Int) -> NativeEntry?
 }
 
 /// The machine-code form of a function for the interpreter: it takes the arguments as

@@ -139,12 +139,7 @@ public final class Interpreter {
       ks_runtime_init()
       stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
       for (index, body) in program.bodies.enumerated() where body.function == nil {
-        let value: Double
-        if case .topLevel = body.kind, let compiledCode, let entry = compiledCode.topLevel(index) {
-          value = entry(nil)
-        } else {
-          value = try evaluate(Frame(body, index: index), argumentBase: slots.count)
-        }
+        let value = try evaluate(Frame(body, index: index), argumentBase: slots.count)
         if printValues, case .topLevel = body.kind { host.printValue(value) }
       }
     }
