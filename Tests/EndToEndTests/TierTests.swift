@@ -56,6 +56,28 @@ struct TierTests {
     #expect(output.stderr.contains("1 loop ("), "\(output.stderr)")
   }
 
+  /// A loop hot within one run gets code that starts from the frame's values of then, as
+  /// constants, behind a check that the cells hold exactly them (bit for bit: -0 is not 0);
+  /// a later run of the loop, from other values, is interpreted until general code for the
+  /// loop is compiled: two loops' code in all.
+  @Test(arguments: ["0", "5"])
+  func aLoopsCodeStartsFromTheFrameItWasCompiledFor(hotIterations: String) throws {
+    let program = """
+      def binary : 1 (x y) y
+      def walk(n z) var s = 0 in (for i = 0, i < n in s = s + i) : (s + 1 / z)
+      walk(10, -0)
+      walk(10, 0)
+      walk(10, 0 / 0)
+      walk(12, 1)
+      walk(3, -1)
+      """
+    let interpreted = try Self.run(["--tier", "interp"], program)
+    let tiered = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", hotIterations], program)
+    #expect(interpreted.stdout == "-inf\ninf\nnan\n67\n2\n")
+    #expect(tiered.stdout == interpreted.stdout)
+    #expect(tiered.stderr.contains("2 loops (2 modules"), "\(tiered.stderr)")
+  }
+
   @Test func aHotFunctionIsCompiledAndItsLaterCallsRunIt() throws {
     let program = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(20)\n"
     let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-calls", "10"], program)

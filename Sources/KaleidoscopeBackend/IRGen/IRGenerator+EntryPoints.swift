@@ -71,15 +71,21 @@ extension IRGenerator {
     LLVMBuildRet(b, value)
   }
 
-  /// Emits `void name(ptr cells)`, the rest of a running loop (`LoopEntry`), for tiered
+  /// Emits `i32 name(ptr cells)`, the rest of a running loop (`LoopEntry`), for tiered
   /// execution's on-stack replacement: the cells hold the body's locals, two each (a number;
   /// an array's element address and count), as the interpreter left them at the top of an
-  /// iteration of the loop at `node`. It runs the remaining iterations and stores the
-  /// numbers back.
-  func emitLoopContinuation(named name: String, loop node: ExprID, of body: CheckedBody) {
+  /// iteration of the loop at `node`. It runs the remaining iterations, stores the numbers
+  /// back and returns 1.
+  ///
+  /// With `entryValues` (the frame's numbers when the compile was asked for, by local), the
+  /// code starts from those values as constants, and returns 0 at once unless the cells hold
+  /// exactly them (bit for bit). LLVM needs a loop's start and bound as constants to count
+  /// it with an integer, as it does when it compiles a whole call `loop(2e8)`.
+  func emitLoopContinuation(named name: String, loop node: ExprID, of body: CheckedBody, entryValues: [Double]? = nil) {
     guard case .forLoop(let index) = tree[node] else { preconditionFailure("not a loop") }
     var entryParameters: [LLVMTypeRef?] = [pointer]
-    let type = LLVMFunctionType(LLVMVoidTypeInContext(context), &entryParameters, 1, 0)!
+    let int32 = LLVMInt32TypeInContext(context)!
+    let type = LLVMFunctionType(int32, &entryParameters, 1, 0)!
     let value = LLVMAddFunction(module.reference, name, type)!
     let b = builder.reference
     function = value
@@ -91,21 +97,47 @@ extension IRGenerator {
       var offset: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(index), 0)]
       return LLVMBuildGEP2(b, double, cells, &offset, 1, "")!
     }
+    if let entryValues { emitEntryGuard(body, entryValues, in: value, cell: cell) }
     for (offset, local) in body.locals.enumerated() {
       if local.valueKind == .number {
-        storeNumber(LLVMBuildLoad2(b, double, cell(2 * offset), "")!, into: locals[offset])
+        let start: LLVMValueRef =
+          if let entryValues { LLVMConstReal(double, entryValues[offset]) } else { LLVMBuildLoad2(b, double, cell(2 * offset), "")! }
+        storeNumber(start, into: locals[offset])
       } else {
         let elements = LLVMBuildLoad2(b, pointer, cell(2 * offset), "")!
         storeArray(elements: elements, count: LLVMBuildLoad2(b, int64, cell(2 * offset + 1), "")!, into: locals[offset])
       }
     }
-    emitIterations(of: tree.forLoop(index), variable: locals[Int(program.loopVariable(of: node).index)])
-    for (offset, local) in body.locals.enumerated() where local.valueKind == .number {
+    let variable = Int(program.loopVariable(of: node).index)
+    emitIterations(of: tree.forLoop(index), variable: locals[variable])
+    // The loop's own variable is out of scope once it ends; left unused, LLVM can count the
+    // loop with an integer (it turns a counter into one only when nothing else reads it).
+    for (offset, local) in body.locals.enumerated() where local.valueKind == .number && offset != variable {
       LLVMBuildStore(b, loadNumber(from: locals[offset]), cell(2 * offset))
     }
-    LLVMBuildRetVoid(b)
+    LLVMBuildRet(b, LLVMConstInt(int32, 1, 0))
     function = nil
     emitPendingCopies()
+  }
+
+  /// Goes on when every number cell holds its value in `entryValues`, bit for bit (NaN and
+  /// -0 included); else returns 0.
+  private func emitEntryGuard(
+    _ body: CheckedBody, _ entryValues: [Double], in function: LLVMValueRef, cell: (Int) -> LLVMValueRef
+  ) {
+    let b = builder.reference
+    var matches = LLVMConstInt(LLVMInt1TypeInContext(context), 1, 0)!
+    for (offset, local) in body.locals.enumerated() where local.valueKind == .number {
+      let bits = LLVMBuildLoad2(b, int64, cell(2 * offset), "")!
+      let expected = LLVMConstInt(int64, entryValues[offset].bitPattern, 0)
+      matches = LLVMBuildAnd(b, matches, LLVMBuildICmp(b, LLVMIntEQ, bits, expected, "")!, "")!
+    }
+    let specialised = LLVMAppendBasicBlockInContext(context, function, "specialised")!
+    let other = LLVMAppendBasicBlockInContext(context, function, "otherframe")!
+    LLVMBuildCondBr(b, matches, specialised, other)
+    LLVMPositionBuilderAtEnd(b, other)
+    LLVMBuildRet(b, LLVMConstInt(LLVMInt32TypeInContext(context), 0, 0))
+    LLVMPositionBuilderAtEnd(b, specialised)
   }
 
   func emitUnresolvedStub(_ stub: LLVMValueRef, name: String) {

@@ -107,7 +107,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     }
   }
 
-  public func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? {
+  public func loop(_ node: ExprID, of body: Int, iterations: Int, frame: () -> [Double]) -> LoopEntry? {
     guard case .forLoop(let index) = program.tree[node] else { return nil }
     let slot = loopEntries + Int(index)
     if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: LoopEntry.self) }
@@ -116,12 +116,54 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopRequested[Int(index)] = true
     let checked = program.bodies[body]
     let (functions, copies) = newModule(calling: checked.callees)
-    compile(functions, copies: copies, loops: 1, into: slot) { generator in
-      let name = "tier.loop.\(index)"
-      generator.emitLoopContinuation(named: name, loop: node, of: checked)
+    // A loop hot within one run is likely to run on: its code is waited for and starts from
+    // the frame as it is now, whose values LLVM then knows (`emitLoopContinuation`). Not a
+    // loop inside another: its next run starts from other values.
+    let entryValues = iterations >= policy.hotIterations && !isNested(node, in: checked) ? frame() : nil
+    compileLoop(node, of: checked, calling: functions, copies: copies, entryValues: entryValues)
+    return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
+  }
+
+  /// Whether the loop at `node` lies inside another loop of `body`.
+  private func isNested(_ node: ExprID, in body: CheckedBody) -> Bool {
+    let tree = program.tree
+    func isLoop(_ candidate: SyntaxNode, except excluded: ExprID) -> Bool {
+      guard case .expr(let id) = candidate.reference, id != excluded, case .forLoop = tree[id] else { return false }
+      return true
+    }
+    var loops: [ExprID] = []
+    _ = tree.contains(SyntaxNode(.expr(body.body))) { candidate in
+      if isLoop(candidate, except: node), case .expr(let id) = candidate.reference { loops.append(id) }
+      return false
+    }
+    return loops.contains { loop in
+      tree.contains(SyntaxNode(.expr(loop))) { candidate in
+        guard case .expr(let id) = candidate.reference else { return false }
+        return id == node
+      }
+    }
+  }
+
+  /// The loop's code was made for another frame: the interpreter goes on while general code
+  /// for it is compiled in the background (what it calls is compiled already; the small
+  /// functions come again as private copies).
+  public func loopMissed(_ node: ExprID, of body: Int) {
+    guard case .forLoop(let index) = program.tree[node] else { return }
+    ks_tier_store_entry(loopEntries + Int(index), nil)
+    let checked = program.bodies[body]
+    let (functions, copies) = newModule(calling: checked.callees)
+    compileLoop(node, of: checked, calling: functions, copies: copies, entryValues: nil)
+  }
+
+  private func compileLoop(
+    _ node: ExprID, of body: CheckedBody, calling functions: [FunctionID], copies: Set<FunctionID>, entryValues: [Double]?
+  ) {
+    guard case .forLoop(let index) = program.tree[node] else { return }
+    compile(functions, copies: copies, loops: 1, into: loopEntries + Int(index), waits: entryValues != nil) { generator in
+      let name = "tier.loop.\(index)" + (entryValues == nil ? "" : ".specialised")
+      generator.emitLoopContinuation(named: name, loop: node, of: body, entryValues: entryValues)
       return name
     }
-    return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
   /// The functions of a new module whose code calls `roots`: every function they can call
@@ -138,7 +180,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// policy says), and puts the entry's address in `slot` when ready.
   private func compile(
     _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int = 0, into slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-    entry: @escaping @Sendable (IRGenerator) -> String
+    waits: Bool = false, entry: @escaping @Sendable (IRGenerator) -> String
   ) {
     let slot = EntrySlot(pointer: slot)
     let work: @Sendable () -> Void = { [self] in
@@ -148,7 +190,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       }
       if let address { ks_tier_store_entry(slot.pointer, address) }  // else: it stays interpreted
     }
-    if policy.waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
+    if policy.waits || waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
   }
 
   // MARK: - The compiler thread

@@ -27,8 +27,12 @@ public protocol CompiledCode: AnyObject {
   /// The loop at `node`, in the body at `body` (an index in `program.bodies`), is at the top
   /// of an iteration, its `iterations`-th (0 when it starts, then every
   /// `loopReportInterval`): the chance to compile it, and its code if ready, to
-  /// run the rest of the loop (on-stack replacement).
-  func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry?
+  /// run the rest of the loop (on-stack replacement). `frame` gives the body's locals as
+  /// they are now (an array's is not a value).
+  func loop(_ node: ExprID, of body: Int, iterations: Int, frame: () -> [Double]) -> LoopEntry?
+  /// The code `loop` gave for the loop at `node` was made for another frame and did not
+  /// run: the interpreter goes on, and the code may be replaced.
+  func loopMissed(_ node: ExprID, of body: Int)
 }
 
 /// The machine-code form of a function for the interpreter: it takes the arguments as
@@ -38,9 +42,10 @@ public typealias NativeEntry = @convention(c) (UnsafeMutablePointer<Double>?) ->
 
 /// The machine-code form of the rest of a running loop: it takes the body's locals as two
 /// cells each (a number's value; an array's element address and count), as the interpreter
-/// left them at the top of an iteration, runs the remaining iterations, and leaves the
-/// numbers' new values in the cells.
-public typealias LoopEntry = @convention(c) (UnsafeMutablePointer<Double>?) -> Void
+/// left them at the top of an iteration, runs the remaining iterations, leaves the numbers'
+/// new values in the cells and returns 1; or returns 0, changing nothing, when it was made
+/// for a frame with other values.
+public typealias LoopEntry = @convention(c) (UnsafeMutablePointer<Double>?) -> Int32
 
 /// The program's globals in memory that compiled code reads and writes too: 16 bytes per
 /// global, a number's value in the first 8, or an array's `{ elements, count }`.

@@ -48,10 +48,15 @@ extension Interpreter {
     return result
   }
 
-  /// Runs the rest of the current loop in machine code: the body's locals go to it as cells
-  /// and the numbers come back (an array variable is never assigned as a whole, and its
+  /// The current body's locals as they are now.
+  func currentFrame() -> [Double] {
+    (0..<program.bodies[currentBody].locals.count).map { slots[base + $0] }
+  }
+
+  /// Runs the rest of the current loop in machine code, unless it was made for another
+  /// frame (false): the body's locals go to it as cells and the numbers come back (an array variable is never assigned as a whole, and its
   /// elements are the same memory in both tiers).
-  func runInMachineCode(_ entry: LoopEntry) {
+  func runInMachineCode(_ entry: LoopEntry) -> Bool {
     let locals = program.bodies[currentBody].locals
     nativeArguments.removeAll(keepingCapacity: true)
     for (offset, local) in locals.enumerated() {
@@ -69,9 +74,10 @@ extension Interpreter {
         nativeArguments.append(0)
       }
     }
-    nativeArguments.withUnsafeMutableBufferPointer { entry($0.baseAddress) }
+    guard nativeArguments.withUnsafeMutableBufferPointer({ entry($0.baseAddress) }) != 0 else { return false }
     for (offset, local) in locals.enumerated() where local.valueKind == .number {
       slots[base + offset] = nativeArguments[2 * offset]
     }
+    return true
   }
 }

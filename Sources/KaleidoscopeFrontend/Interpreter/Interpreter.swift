@@ -390,10 +390,10 @@ public final class Interpreter {
     let reportInterval = compiledCode?.loopReportInterval ?? Int.max
     while true {
       if iterations % reportInterval == 0, let compiledCode,
-        let entry = compiledCode.loop(node, of: currentBody, iterations: iterations)
+        let entry = compiledCode.loop(node, of: currentBody, iterations: iterations, frame: currentFrame)
       {
-        runInMachineCode(entry)
-        return
+        if runInMachineCode(entry) { return }
+        compiledCode.loopMissed(node, of: currentBody)
       }
       iterations += 1
       switch forSemantics {
