@@ -37,13 +37,11 @@ public final class InteractiveSession {
   private var declarations = Declarations()
   /// Which names have a slot defined in the JIT.
   private var slots: Set<String> = []
-  /// Which globals are defined in the JIT.
-  private var definedGlobals: Set<String> = []
   private var definitionCount = 0
   /// The interpreter tier and background compiles; nil when every input is compiled first
   /// (`tiered: false`, or debug info, which pins machine code for the debugger).
   private let tiers: InteractiveTiers?
-  /// Each global's cell in the JIT, by spelling (for the interpreter).
+  /// Each global defined in the JIT, by spelling, and its cell there.
   private var globalCells: [String: UnsafeMutableRawPointer] = [:]
   /// Whether expressions start in the interpreter (`init(tiered:)`).
   public var isTiered: Bool { tiers != nil }
@@ -158,16 +156,15 @@ public final class InteractiveSession {
   /// Defines the globals this input declares for the first time, in a module kept for the
   /// session: zero (an empty array) until their declaration runs.
   private func addGlobals(of program: CheckedProgram) throws {
-    let new = program.globals.ids.filter { !definedGlobals.contains(program.globals[$0].spelling) }
+    let new = program.globals.ids.filter { globalCells[program.globals[$0].spelling] == nil }
     guard !new.isEmpty else { return }
     let spellings = Set(new.map { program.globals[$0].spelling })
-    let module = Module(name: "globals.\(definedGlobals.count)", context: context)
+    let module = Module(name: "globals.\(globalCells.count)", context: context)
     module.configure(for: jit.machine)
     let generator = makeGenerator(program, module, [:], defining: spellings)
     for id in new { _ = generator.globalVariable(id) }
     try finish(module, optimizing: false)
     try jit.add(module)
-    definedGlobals.formUnion(spellings)
     for spelling in spellings {
       globalCells[spelling] = UnsafeMutableRawPointer(bitPattern: UInt(try jit.address(of: Self.globalName(spelling))))
     }
