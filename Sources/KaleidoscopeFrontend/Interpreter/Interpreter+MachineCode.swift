@@ -54,8 +54,9 @@ extension Interpreter {
   }
 
   /// Runs the rest of the current loop in machine code, unless it was made for another
-  /// frame (false): the body's locals go to it as cells and the numbers come back (an array variable is never assigned as a whole, and its
-  /// elements are the same memory in both tiers).
+  /// frame (false): the body's locals go to it as cells and the numbers come back (an array
+  /// variable is never assigned as a whole, and its elements are the same memory in both
+  /// tiers).
   func runInMachineCode(_ entry: LoopEntry) -> Bool {
     let locals = program.bodies[currentBody].locals
     nativeArguments.removeAll(keepingCapacity: true)
