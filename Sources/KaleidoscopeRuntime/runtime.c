@@ -354,7 +354,8 @@ int ks_run_protected(void (*entry)(void)) {
   return 0;
 }
 
-double ks_call_doubles(void *function, const double *a, int count) {
+/* A C function of doubles, by arity (the double registers of x86-64 and AArch64). */
+static double ks_call_doubles(void *function, const double *a, int count) {
   switch (count) {
   case 0: return ((double (*)(void))function)();
   case 1: return ((double (*)(double))function)(a[0]);

@@ -10,7 +10,7 @@ import KaleidoscopeRuntime
 /// runtime, through the same output buffer. So `run --engine interpreter` and `run` print
 /// byte for byte the same, and an unresolved extern ends the same way.
 public final class RuntimeHost: InterpreterHost {
-  /// A C function `double f(double, ...)`.
+  /// A C function `double f(double, ...)`, by arity.
   private typealias Address = UnsafeMutableRawPointer
   private var addresses: [String: Address] = [:]
   /// Whether a fault in an extern, or an unresolved one, ends the interpreter's run with
@@ -28,16 +28,7 @@ public final class RuntimeHost: InterpreterHost {
   public func callExternal(_ name: String, arguments: [Double]) throws(InterpreterError) -> Double {
     if protectsCalls { return try callProtected(name, arguments) }
     let address = try resolve(name)
-    try Self.checkArity(name, arguments)
-    return arguments.withUnsafeBufferPointer { ks_call_doubles(address, $0.baseAddress, Int32($0.count)) }
-  }
-
-  /// The eight double registers of the x86-64 and AArch64 calling conventions bound what can
-  /// be called without an FFI library.
-  private static func checkArity(_ name: String, _ arguments: [Double]) throws(InterpreterError) {
-    guard arguments.count <= 8 else {
-      throw InterpreterError.external("the interpreter calls externs of at most 8 parameters; '\(name)' has \(arguments.count)")
-    }
+    return try Self.call(address, arguments, name: name)
   }
 
   private func resolve(_ name: String) throws(InterpreterError) -> Address {
@@ -50,9 +41,10 @@ public final class RuntimeHost: InterpreterHost {
     return address
   }
 
-  /// The call under the runtime's recovery, which also reports an unresolved extern.
   private func callProtected(_ name: String, _ arguments: [Double]) throws(InterpreterError) -> Double {
-    try Self.checkArity(name, arguments)
+    guard arguments.count <= 8 else {
+      throw InterpreterError.external("the interpreter calls externs of at most 8 parameters; '\(name)' has \(arguments.count)")
+    }
     let address = addresses[name] ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
     if let address { addresses[name] = address }
     var result = 0.0
@@ -61,6 +53,34 @@ public final class RuntimeHost: InterpreterHost {
     }
     if faulted { throw InterpreterError.reported }
     return result
+  }
+
+  private typealias F0 = @convention(c) () -> Double
+  private typealias F1 = @convention(c) (Double) -> Double
+  private typealias F2 = @convention(c) (Double, Double) -> Double
+  private typealias F3 = @convention(c) (Double, Double, Double) -> Double
+  private typealias F4 = @convention(c) (Double, Double, Double, Double) -> Double
+  private typealias F5 = @convention(c) (Double, Double, Double, Double, Double) -> Double
+  private typealias F6 = @convention(c) (Double, Double, Double, Double, Double, Double) -> Double
+  private typealias F7 = @convention(c) (Double, Double, Double, Double, Double, Double, Double) -> Double
+  private typealias F8 = @convention(c) (Double, Double, Double, Double, Double, Double, Double, Double) -> Double
+
+  /// Calls a C function of `arguments.count` doubles. The eight double registers of the
+  /// x86-64 and AArch64 calling conventions bound what can be called without an FFI library.
+  private static func call(_ address: Address, _ a: [Double], name: String) throws(InterpreterError) -> Double {
+    switch a.count {
+    case 0: return unsafeBitCast(address, to: F0.self)()
+    case 1: return unsafeBitCast(address, to: F1.self)(a[0])
+    case 2: return unsafeBitCast(address, to: F2.self)(a[0], a[1])
+    case 3: return unsafeBitCast(address, to: F3.self)(a[0], a[1], a[2])
+    case 4: return unsafeBitCast(address, to: F4.self)(a[0], a[1], a[2], a[3])
+    case 5: return unsafeBitCast(address, to: F5.self)(a[0], a[1], a[2], a[3], a[4])
+    case 6: return unsafeBitCast(address, to: F6.self)(a[0], a[1], a[2], a[3], a[4], a[5])
+    case 7: return unsafeBitCast(address, to: F7.self)(a[0], a[1], a[2], a[3], a[4], a[5], a[6])
+    case 8: return unsafeBitCast(address, to: F8.self)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
+    default:
+      throw InterpreterError.external("the interpreter calls externs of at most 8 parameters; '\(name)' has \(a.count)")
+    }
   }
 }
 

@@ -42,9 +42,6 @@ int ks_run_protected(void (*entry)(void));
  * A compiled entry point `double entry(double *cells)`; or a C function of `count` (at most
  * 8) doubles, where a NULL `function` reports `name` as an unresolved extern. */
 int ks_call_entry_protected(double (*entry)(double *), double *cells, double *result);
-/* Calls the C function `double f(double, ...)` at `function` with `count` (at most 8)
- * arguments: the double registers of x86-64 and AArch64, so no FFI library is needed. */
-double ks_call_doubles(void *function, const double *arguments, int count);
 int ks_call_extern_protected(const char *name, void *function, const double *arguments, int count, double *result);
 
 /* Makes SIGINT (Ctrl-C) stop code running under ks_run_protected, with the message
