@@ -178,10 +178,12 @@ enum SExpression {
       return "(" + ([tree.text(callee)] + tree.arguments(list).map { render($0, in: tree) }).joined(separator: " ") + ")"
     case .ifElse(let c, let t, let e):
       return "(if \(render(c, in: tree)) \(render(t, in: tree)) \(render(e, in: tree)))"
-    case .forLoop(let index):
-      let loop = tree.forLoop(index)
-      let parts = [loop.start, loop.end] + (loop.step.map { [$0] } ?? []) + [loop.body]
-      return "(for \(tree.text(loop.variable)) " + parts.map { render($0, in: tree) }.joined(separator: " ") + ")"
+    case .loop(let index):
+      switch tree.loop(index) {
+      case .forLoop(let loop):
+        let parts = [loop.start, loop.end] + (loop.step.map { [$0] } ?? []) + [loop.body]
+        return "(for \(tree.text(loop.variable)) " + parts.map { render($0, in: tree) }.joined(separator: " ") + ")"
+      }
     case .varIn(let index):
       let varIn = tree.varIn(index)
       return "(var " + bindings(varIn.bindings, in: tree) + " \(render(varIn.body, in: tree)))"

@@ -82,7 +82,7 @@ extension IRGenerator {
   /// exactly them (bit for bit). LLVM needs a loop's start and bound as constants to count
   /// it with an integer, as it does when it compiles a whole call `loop(2e8)`.
   func emitLoopContinuation(named name: String, loop node: ExprID, of body: CheckedBody, entryValues: [Double]? = nil) {
-    guard case .forLoop(let index) = tree[node] else { preconditionFailure("not a loop") }
+    guard case .loop(let index) = tree[node] else { preconditionFailure("tiers enter only loops") }
     var entryParameters: [LLVMTypeRef?] = [pointer]
     let int32 = LLVMInt32TypeInContext(context)!
     let type = LLVMFunctionType(int32, &entryParameters, 1, 0)!
@@ -108,10 +108,11 @@ extension IRGenerator {
         storeArray(elements: elements, count: LLVMBuildLoad2(b, int64, cell(2 * offset + 1), "")!, into: locals[offset])
       }
     }
-    let variable = Int(program.loopVariable(of: node).index)
-    emitIterations(of: tree.forLoop(index), variable: locals[variable])
+    let loop = tree.loop(index)
+    emitIterations(of: loop, at: node)
     // The loop's own variable is out of scope once it ends; left unused, LLVM can count the
     // loop with an integer (it turns a counter into one only when nothing else reads it).
+    let variable = loop.variable.map { _ in Int(program.loopVariable(of: node).index) }
     for (offset, local) in body.locals.enumerated() where local.valueKind == .number && offset != variable {
       LLVMBuildStore(b, loadNumber(from: locals[offset]), cell(2 * offset))
     }

@@ -28,8 +28,8 @@ extension IRGenerator {
       return emitCall(program.callee(of: id)!, arguments: tree.arguments(list), at: id)
     case .ifElse(let condition, let then, let otherwise):
       return emitIf(condition: condition, then: then, otherwise: otherwise)
-    case .forLoop(let index):
-      return emitFor(tree.forLoop(index), variable: locals[Int(program.loopVariable(of: id).index)])
+    case .loop(let index):
+      return emitLoop(tree.loop(index), at: id)
     case .varIn(let index):
       let varIn = tree.varIn(index)
       var arrays: [LLVMValueRef] = []
@@ -195,43 +195,59 @@ extension IRGenerator {
     return phi
   }
 
-  private func emitFor(_ loop: ForLoop, variable: LLVMValueRef) -> LLVMValueRef {
-    storeNumber(emit(loop.start), into: variable)
-    emitIterations(of: loop, variable: variable)
+  /// A loop: what it sets up before its first iteration, then its iterations. Its value is 0.
+  private func emitLoop(_ loop: Loop, at node: ExprID) -> LLVMValueRef {
+    switch loop {
+    case .forLoop(let parts):
+      storeNumber(emit(parts.start), into: locals[Int(program.loopVariable(of: node).index)])
+    }
+    emitIterations(of: loop, at: node)
     return LLVMConstReal(double, 0)
   }
 
   /// A loop's iterations, from the top of one (where tiered execution's on-stack
   /// replacement enters, `emitLoopContinuation`), to the block after the loop.
-  func emitIterations(of loop: ForLoop, variable: LLVMValueRef) {
+  func emitIterations(of loop: Loop, at node: ExprID) {
     let b = builder.reference
-    switch options.forSemantics {
-    case .current:
-      // i = start; while end != 0 { body; i = i + step }
-      let condition = block("loopcond")
-      let body = block("loop")
-      let after = block("afterloop")
-      LLVMBuildBr(b, condition)
-      LLVMPositionBuilderAtEnd(b, condition)
-      LLVMBuildCondBr(b, truth(emit(loop.end), "loopcond"), body, after)
-      LLVMPositionBuilderAtEnd(b, body)
-      _ = emit(loop.body)
-      let step = loop.step.map { emit($0) } ?? LLVMConstReal(double, 1)
-      storeNumber(LLVMBuildFAdd(b, loadNumber(from: variable), step, "nextvar"), into: variable)
-      LLVMBuildBr(b, condition)
-      LLVMPositionBuilderAtEnd(b, after)
-    case .legacy:
-      // i = start; loop { body; s = step; c = end; i = i + s; if c == 0 { break } }
-      let body = block("loop")
-      let after = block("afterloop")
-      LLVMBuildBr(b, body)
-      LLVMPositionBuilderAtEnd(b, body)
-      _ = emit(loop.body)
-      let step = loop.step.map { emit($0) } ?? LLVMConstReal(double, 1)
-      let end = emit(loop.end)
-      storeNumber(LLVMBuildFAdd(b, loadNumber(from: variable), step, "nextvar"), into: variable)
-      LLVMBuildCondBr(b, truth(end, "loopcond"), body, after)
-      LLVMPositionBuilderAtEnd(b, after)
+    switch loop {
+    case .forLoop(let parts):
+      let variable = locals[Int(program.loopVariable(of: node).index)]
+      let step = { parts.step.map { self.emit($0) } ?? LLVMConstReal(self.double, 1) }
+      switch options.forSemantics {
+      case .current:
+        // i = start; while end != 0 { body; i = i + step }
+        emitPreTestedLoop(condition: parts.end) {
+          _ = self.emit(parts.body)
+          self.storeNumber(LLVMBuildFAdd(b, self.loadNumber(from: variable), step(), "nextvar"), into: variable)
+        }
+      case .legacy:
+        // i = start; loop { body; s = step; c = end; i = i + s; if c == 0 { break } }
+        let body = block("loop")
+        let after = block("afterloop")
+        LLVMBuildBr(b, body)
+        LLVMPositionBuilderAtEnd(b, body)
+        _ = emit(parts.body)
+        let stepValue = step()
+        let end = emit(parts.end)
+        storeNumber(LLVMBuildFAdd(b, loadNumber(from: variable), stepValue, "nextvar"), into: variable)
+        LLVMBuildCondBr(b, truth(end, "loopcond"), body, after)
+        LLVMPositionBuilderAtEnd(b, after)
+      }
     }
+  }
+
+  /// `while condition != 0 { iteration }`, the builder left in the block after the loop.
+  private func emitPreTestedLoop(condition: ExprID, iteration: () -> Void) {
+    let b = builder.reference
+    let test = block("loopcond")
+    let body = block("loop")
+    let after = block("afterloop")
+    LLVMBuildBr(b, test)
+    LLVMPositionBuilderAtEnd(b, test)
+    LLVMBuildCondBr(b, truth(emit(condition), "loopcond"), body, after)
+    LLVMPositionBuilderAtEnd(b, body)
+    iteration()
+    LLVMBuildBr(b, test)
+    LLVMPositionBuilderAtEnd(b, after)
   }
 }

@@ -203,8 +203,8 @@ struct WholeIndexAnalysis {
       let elseFact = try evaluate(otherwise)
       facts = zip(afterThen, facts).map { Self.join($0, $1) }
       return Self.join(thenFact, elseFact)
-    case .forLoop(let index):
-      try evaluateLoop(tree.forLoop(index), variable: program.loopVariable(of: id))
+    case .loop(let index):
+      try evaluateLoop(tree.loop(index), at: id)
       return Self.literal(0)
     case .varIn(let index):
       let varIn = tree.varIn(index)
@@ -296,44 +296,58 @@ struct WholeIndexAnalysis {
 
   /// A loop, walked until the facts at its top are stable. A fact that changes between walks
   /// is widened to the next of a few bounds, so a local changes at most four times.
-  private mutating func evaluateLoop(_ loop: ForLoop, variable: LocalID) throws {
-    assign(variable, try evaluate(loop.start))
+  private mutating func evaluateLoop(_ loop: Loop, at node: ExprID) throws {
+    switch loop {
+    case .forLoop(let parts): assign(program.loopVariable(of: node), try evaluate(parts.start))
+    }
     let outerRecording = recording
     recording = false
     var top = facts
     while true {
       facts = top
-      _ = try iteration(of: loop, variable: variable)
+      _ = try iteration(of: loop, at: node)
       let next = zip(top, facts).map { Self.join($0, $1) }
       if next == top { break }
       top = zip(top, next).map { $0 == $1 ? $0 : Self.widen($1) }
     }
     recording = outerRecording
     facts = top
-    facts = try iteration(of: loop, variable: variable)
+    facts = try iteration(of: loop, at: node)
   }
 
   /// One iteration from the top of the loop, leaving the facts of its way back to the top;
   /// returns the facts where the loop exits.
-  private mutating func iteration(of loop: ForLoop, variable: LocalID) throws -> [Whole?] {
-    let exit: [Whole?]
-    switch forSemantics {
-    case .current:
-      // while end != 0 { body; i = i + step }
-      let bound = try evaluateCondition(loop.end)
-      exit = facts
-      if let bound { facts[Int(bound.local.index)] = bound.fact }
-      _ = try evaluate(loop.body)
-      let step = try loop.step.map { try evaluate($0) } ?? Self.literal(1)
-      assign(variable, Self.combine(UInt8(ascii: "+"), facts[Int(variable.index)], step))
-    case .legacy:
-      // loop { body; s = step; c = end; i = i + s; if c == 0 { break } }
-      _ = try evaluate(loop.body)
-      let step = try loop.step.map { try evaluate($0) } ?? Self.literal(1)
-      _ = try evaluate(loop.end)
-      assign(variable, Self.combine(UInt8(ascii: "+"), facts[Int(variable.index)], step))
-      exit = facts
+  private mutating func iteration(of loop: Loop, at node: ExprID) throws -> [Whole?] {
+    switch loop {
+    case .forLoop(let parts):
+      let variable = program.loopVariable(of: node)
+      switch forSemantics {
+      case .current:
+        // while end != 0 { body; i = i + step }
+        let exit = try preTestedIteration(condition: parts.end) { analysis in
+          _ = try analysis.evaluate(parts.body)
+          let step = try parts.step.map { try analysis.evaluate($0) } ?? Self.literal(1)
+          analysis.assign(variable, Self.combine(UInt8(ascii: "+"), analysis.facts[Int(variable.index)], step))
+        }
+        return exit
+      case .legacy:
+        // loop { body; s = step; c = end; i = i + s; if c == 0 { break } }
+        _ = try evaluate(parts.body)
+        let step = try parts.step.map { try evaluate($0) } ?? Self.literal(1)
+        _ = try evaluate(parts.end)
+        assign(variable, Self.combine(UInt8(ascii: "+"), facts[Int(variable.index)], step))
+        return facts
+      }
     }
+  }
+
+  /// `while condition != 0 { rest }`: the facts where the loop exits; what the condition
+  /// proves holds in `rest`.
+  private mutating func preTestedIteration(condition: ExprID, rest: (inout Self) throws -> Void) throws -> [Whole?] {
+    let bound = try evaluateCondition(condition)
+    let exit = facts
+    if let bound { facts[Int(bound.local.index)] = bound.fact }
+    try rest(&self)
     return exit
   }
 }

@@ -130,7 +130,7 @@ public final class InteractiveSession {
       program.bodies.indices.filter { index in
         let body = program.bodies[index]
         guard body.function == nil, case .topLevel = body.kind else { return false }
-        return !Self.containsLoop(body.body, in: program.tree)
+        return !body.hasLoop
       })
   }
 
@@ -314,7 +314,7 @@ public final class InteractiveSession {
     generator.emitEntry(calling: [(value, printed)], name: name)
     // An expression runs once: unless it loops, optimising it costs more than it saves
     // (the functions it calls are optimised already). This keeps Enter-to-value short.
-    try finish(module, optimizing: Self.containsLoop(body.body, in: program.tree))
+    try finish(module, optimizing: body.hasLoop)
     let tracker = jit.makeResourceTracker()
     try jit.add(module, tracker: tracker)
     let address = try jit.address(of: name)
@@ -342,14 +342,6 @@ public final class InteractiveSession {
     try module.verify()
     let level = level ?? optimization
     if optimizing && level != .none { try module.optimize(level: level, for: jit.machine) }
-  }
-
-  /// Whether the expression has a `for` loop anywhere in it.
-  static func containsLoop(_ root: ExprID, in tree: SyntaxTree) -> Bool {
-    tree.contains(SyntaxNode(.expr(root))) { node in
-      guard case .expr(let id) = node.reference, case .forLoop = tree[id] else { return false }
-      return true
-    }
   }
 }
 

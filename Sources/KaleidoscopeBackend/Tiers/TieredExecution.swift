@@ -33,7 +33,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private let graph: CallGraph
   private let globals: GlobalCells
   private let unresolved: Set<String>
-  /// Each loop's code, by its index among the tree's `for` loops, once compiled.
+  /// Each loop's code, by its index among the tree's loops, once compiled.
   private let loopEntries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   /// Iterations of each loop so far, and whether it was handed to the compiler.
   private var loopIterations: [Int]
@@ -59,7 +59,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     entries = .allocate(capacity: max(1, functions))
     entries.initialize(repeating: nil, count: max(1, functions))
     requested = [Bool](repeating: false, count: functions)
-    let loops = program.tree.forLoopCount
+    let loops = program.tree.loopCount
     loopEntries = .allocate(capacity: max(1, loops))
     loopEntries.initialize(repeating: nil, count: max(1, loops))
     loopIterations = [Int](repeating: 0, count: loops)
@@ -108,7 +108,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   }
 
   public func loop(_ node: ExprID, of body: Int, iterations: Int, frame: () -> [Double]) -> LoopEntry? {
-    guard case .forLoop(let index) = program.tree[node] else { return nil }
+    guard case .loop(let index) = program.tree[node] else { return nil }
     let slot = loopEntries + Int(index)
     if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: LoopEntry.self) }
     if iterations > 0 { loopIterations[Int(index)] += loopReportInterval }
@@ -127,20 +127,12 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// Whether the loop at `node` lies inside another loop of `body`.
   private func isNested(_ node: ExprID, in body: CheckedBody) -> Bool {
     let tree = program.tree
-    func isLoop(_ candidate: SyntaxNode, except excluded: ExprID) -> Bool {
-      guard case .expr(let id) = candidate.reference, id != excluded, case .forLoop = tree[id] else { return false }
-      return true
-    }
-    var loops: [ExprID] = []
-    _ = tree.contains(SyntaxNode(.expr(body.body))) { candidate in
-      if isLoop(candidate, except: node), case .expr(let id) = candidate.reference { loops.append(id) }
-      return false
-    }
-    return loops.contains { loop in
-      tree.contains(SyntaxNode(.expr(loop))) { candidate in
-        guard case .expr(let id) = candidate.reference else { return false }
-        return id == node
-      }
+    return body.loops.contains { loop in
+      loop != node
+        && tree.contains(SyntaxNode(.expr(loop))) { candidate in
+          guard case .expr(let id) = candidate.reference else { return false }
+          return id == node
+        }
     }
   }
 
@@ -148,7 +140,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// for it is compiled in the background (what it calls is compiled already; the small
   /// functions come again as private copies).
   public func loopMissed(_ node: ExprID, of body: Int) {
-    guard case .forLoop(let index) = program.tree[node] else { return }
+    guard case .loop(let index) = program.tree[node] else { return }
     ks_tier_store_entry(loopEntries + Int(index), nil)
     let checked = program.bodies[body]
     let (functions, copies) = newModule(calling: checked.callees)
@@ -158,7 +150,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private func compileLoop(
     _ node: ExprID, of body: CheckedBody, calling functions: [FunctionID], copies: Set<FunctionID>, entryValues: [Double]?
   ) {
-    guard case .forLoop(let index) = program.tree[node] else { return }
+    guard case .loop(let index) = program.tree[node] else { return }
     compile(functions, copies: copies, loops: 1, into: loopEntries + Int(index), waits: entryValues != nil) { generator in
       let name = "tier.loop.\(index)" + (entryValues == nil ? "" : ".specialised")
       generator.emitLoopContinuation(named: name, loop: node, of: body, entryValues: entryValues)

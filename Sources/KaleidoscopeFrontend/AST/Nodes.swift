@@ -3,7 +3,7 @@
 
 /// An expression node. Children are `ExprID`s into the same tree, so the tree is a flat
 /// array: building it allocates no node objects, and freeing it never recurses, however deep
-/// the program nests. Constructs with more parts keep them in side tables (`ForLoop`, `VarIn`).
+/// the program nests. Constructs with more parts keep them in side tables (`Loop`, `VarIn`).
 public enum Expr: Sendable, Equatable {
   /// A numeric literal.
   case number(Double)
@@ -19,8 +19,9 @@ public enum Expr: Sendable, Equatable {
   case call(callee: Name, arguments: ExprList)
   /// `if condition then thenBranch else elseBranch`.
   case ifElse(condition: ExprID, then: ExprID, else: ExprID)
-  /// `for variable = start, end, step in body`; the parts are in `SyntaxTree.forLoop(_:)`.
-  case forLoop(Int32)
+  /// A loop of any kind; its parts are in `SyntaxTree.loop(_:)`, and the index numbers the
+  /// tree's loops from 0 (tiered execution keeps one slot per loop).
+  case loop(Int32)
   /// `var a = 1, b[n] in body`; the parts are in `SyntaxTree.varIn(_:)`.
   case varIn(Int32)
   /// `array[index]`, an element's value.
@@ -45,6 +46,35 @@ public enum Expr: Sendable, Equatable {
 public enum NameKind: Sendable, Equatable {
   case number
   case array
+}
+
+/// A loop. What every loop has (a body, a keyword, maybe a variable of its own) is read
+/// here, so passes that do not care which kind a loop is never name one; a new kind of loop is
+/// a new case, and every `switch` that lowers loops then asks what it does.
+public enum Loop: Sendable, Equatable {
+  /// `for variable = start, end, step in body`.
+  case forLoop(ForLoop)
+
+  /// The expression each iteration evaluates.
+  public var body: ExprID {
+    switch self {
+    case .forLoop(let loop): loop.body
+    }
+  }
+
+  /// The keyword that starts the loop.
+  public var keyword: Keyword {
+    switch self {
+    case .forLoop: .for
+    }
+  }
+
+  /// The variable the loop declares, scoped to it: `for`'s.
+  public var variable: (name: Name, range: SourceRange)? {
+    switch self {
+    case .forLoop(let loop): (loop.variable, loop.variableRange)
+    }
+  }
 }
 
 /// The parts of a `for` loop.

@@ -73,12 +73,14 @@ extension SyntaxTree {
         SyntaxNode(.expr(condition), role: "cond"), SyntaxNode(.expr(then), role: "then"),
         SyntaxNode(.expr(otherwise), role: "else"),
       ]
-    case .forLoop(let index):
-      let loop = forLoop(index)
-      var nodes = [SyntaxNode(.loopVariable(loop)), SyntaxNode(.expr(loop.end), role: "end")]
-      if let step = loop.step { nodes.append(SyntaxNode(.expr(step), role: "step")) }
-      nodes.append(SyntaxNode(.expr(loop.body), role: "body"))
-      return nodes
+    case .loop(let index):
+      switch loop(index) {
+      case .forLoop(let loop):
+        var nodes = [SyntaxNode(.loopVariable(loop)), SyntaxNode(.expr(loop.end), role: "end")]
+        if let step = loop.step { nodes.append(SyntaxNode(.expr(step), role: "step")) }
+        nodes.append(SyntaxNode(.expr(loop.body), role: "body"))
+        return nodes
+      }
     case .varIn(let index):
       let varIn = varIn(index)
       return bindings(varIn.bindings).map { SyntaxNode(.binding($0)) } + [SyntaxNode(.expr(varIn.body), role: "body")]

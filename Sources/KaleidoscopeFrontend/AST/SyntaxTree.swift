@@ -45,7 +45,7 @@ public struct SyntaxTree: Sendable {
   @usableFromInline var nodes: [Node] = []
   /// Call arguments: for each call, its argument count, then its arguments.
   @usableFromInline var lists: [Int32] = []
-  private var forLoops: [ForLoop] = []
+  private var loops: [Loop] = []
   private var varIns: [VarIn] = []
   private var globalDeclarations: [Bindings] = []
   private var varBindings: [VarBinding] = []
@@ -65,8 +65,8 @@ public struct SyntaxTree: Sendable {
   /// The number of expression nodes; IDs run from 0 to `exprCount - 1`.
   public var exprCount: Int { nodes.count }
 
-  /// The number of `for` loops; a `.forLoop` node's index runs from 0 to `forLoopCount - 1`.
-  public var forLoopCount: Int { forLoops.count }
+  /// The number of loops; a `.loop` node's index runs from 0 to `loopCount - 1`.
+  public var loopCount: Int { loops.count }
 
   /// The node at `id`, decoded. Inlinable: every pass and tool reads the tree through here.
   @inlinable @inline(__always)
@@ -84,7 +84,7 @@ public struct SyntaxTree: Sendable {
       let list = ExprList(start: operands.b + 1, count: lists[Int(operands.b)])
       return .call(callee: Name(index: operands.a), arguments: list)
     case .ifElse: return .ifElse(condition: ExprID(index: operands.a), then: ExprID(index: operands.b), else: previous)
-    case .forLoop: return .forLoop(operands.a)
+    case .loop: return .loop(operands.a)
     case .varIn: return .varIn(operands.a)
     case .element: return .element(array: Name(index: operands.a), index: previous)
     case .storeElement:
@@ -114,7 +114,7 @@ public struct SyntaxTree: Sendable {
     ExprIDs(storage: lists[Int(list.start)..<Int(list.start + list.count)])
   }
 
-  public func forLoop(_ index: Int32) -> ForLoop { forLoops[Int(index)] }
+  public func loop(_ index: Int32) -> Loop { loops[Int(index)] }
   public func varIn(_ index: Int32) -> VarIn { varIns[Int(index)] }
   /// The bindings of a `.globalDeclaration` node.
   public func globalDeclaration(_ index: Int32) -> Bindings { globalDeclarations[Int(index)] }
@@ -175,9 +175,9 @@ public struct SyntaxTree: Sendable {
     add(.ifElse, NodeOperands(a: condition.index, b: then.index), at: start, lastChild: otherwise)
   }
 
-  mutating func addForLoop(_ loop: ForLoop, at start: Int) -> ExprID {
-    forLoops.append(loop)
-    return add(.forLoop, NodeOperands(a: Int32(forLoops.count - 1), b: 0), at: start)
+  mutating func addLoop(_ loop: Loop, at start: Int) -> ExprID {
+    loops.append(loop)
+    return add(.loop, NodeOperands(a: Int32(loops.count - 1), b: 0), at: start)
   }
 
   mutating func addVarIn(_ bindings: ArraySlice<VarBinding>, body: ExprID, at start: Int) -> ExprID {
@@ -242,7 +242,7 @@ public struct SyntaxTree: Sendable {
     items.removeAll(keepingCapacity: true)
     nodes.removeAll(keepingCapacity: true)
     lists.removeAll(keepingCapacity: true)
-    forLoops.removeAll(keepingCapacity: true)
+    loops.removeAll(keepingCapacity: true)
     varIns.removeAll(keepingCapacity: true)
     globalDeclarations.removeAll(keepingCapacity: true)
     parenthesesCounts.removeAll(keepingCapacity: true)
@@ -270,7 +270,7 @@ public struct SyntaxTree: Sendable {
 
 /// What a node is.
 @usableFromInline enum NodeKind: UInt8, Sendable {
-  case number, variable, unary, binary, assign, call, ifElse, forLoop, varIn
+  case number, variable, unary, binary, assign, call, ifElse, loop, varIn
   case element, storeElement, length, arrayLiteral, string, globalDeclaration
   case error
 }

@@ -260,8 +260,8 @@ public final class Interpreter {
       return try call(program.callee(of: id)!, argumentBase: argumentBase)
     case .ifElse(let condition, let then, let otherwise):
       return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
-    case .forLoop(let index):
-      try evaluateLoop(tree.forLoop(index), node: id, variable: base + Int(program.loopVariable(of: id).index))
+    case .loop(let index):
+      try evaluateLoop(tree.loop(index), node: id)
       return 0
     case .varIn(let index):
       let varIn = tree.varIn(index)
@@ -381,11 +381,13 @@ public final class Interpreter {
     !value.isNaN && value != 0
   }
 
-  /// Both loops of SPEC §3; `variable` is the loop variable's slot. The step is evaluated
-  /// after the body and the variable read after the step, as the generated code does. At the
-  /// top of an iteration, now and then, the loop may go on in machine code (tiers).
-  private func evaluateLoop(_ loop: ForLoop, node: ExprID, variable: Int) throws(InterpreterError) {
-    slots[variable] = try evaluate(loop.start)
+  /// A loop, with exactly the code generator's order of evaluation. At the top of an
+  /// iteration, now and then, the loop may go on in machine code (tiers), whatever its kind.
+  private func evaluateLoop(_ loop: Loop, node: ExprID) throws(InterpreterError) {
+    switch loop {
+    case .forLoop(let parts):
+      slots[base + Int(program.loopVariable(of: node).index)] = try evaluate(parts.start)
+    }
     var iterations = 0
     let reportInterval = compiledCode?.loopReportInterval ?? Int.max
     while true {
@@ -396,18 +398,31 @@ public final class Interpreter {
         compiledCode.loopMissed(node, of: currentBody)
       }
       iterations += 1
+      guard try iterate(loop, node: node) else { return }
+    }
+  }
+
+  /// Runs one iteration of `loop`; false when the loop has ended instead.
+  @inline(__always)
+  private func iterate(_ loop: Loop, node: ExprID) throws(InterpreterError) -> Bool {
+    switch loop {
+    case .forLoop(let parts):
+      // Both `for` loops of SPEC §3. The step is evaluated after the body and the variable
+      // read after the step, as the generated code does.
+      let variable = base + Int(program.loopVariable(of: node).index)
       switch forSemantics {
       case .current:
-        guard Self.isTrue(try evaluate(loop.end)) else { return }
-        _ = try evaluate(loop.body)
-        let step = try evaluate(loop.step, or: 1)
+        guard Self.isTrue(try evaluate(parts.end)) else { return false }
+        _ = try evaluate(parts.body)
+        let step = try evaluate(parts.step, or: 1)
         slots[variable] = slots[variable] + step
+        return true
       case .legacy:
-        _ = try evaluate(loop.body)
-        let step = try evaluate(loop.step, or: 1)
-        let end = try evaluate(loop.end)
+        _ = try evaluate(parts.body)
+        let step = try evaluate(parts.step, or: 1)
+        let end = try evaluate(parts.end)
         slots[variable] = slots[variable] + step
-        if !Self.isTrue(end) { return }
+        return Self.isTrue(end)
       }
     }
   }

@@ -158,7 +158,7 @@ extension Parser {
     let body = try parseNestedExpression()
     let loop = ForLoop(
       variable: variable, variableRange: variableRange, start: start, end: end, step: step, body: body)
-    return tree.addForLoop(loop, at: forRange.start)
+    return tree.addLoop(.forLoop(loop), at: forRange.start)
   }
 
   /// 'var' binding ( ',' binding )* 'in' expression

@@ -70,7 +70,7 @@ public enum ASTDump {
     case .assign: "Assign '='"
     case .call(let callee, _): "Call \(tree.text(callee))"
     case .ifElse: "If"
-    case .forLoop: "For"
+    case .loop(let index): capitalized(tree.loop(index).keyword.spelling)
     case .varIn: "VarIn"
     case .element(let array, _): "Element \(tree.text(array))"
     case .storeElement(let array, _, _): "StoreElement \(tree.text(array))"
@@ -80,6 +80,11 @@ public enum ASTDump {
     case .globalDeclaration: "GlobalVar"
     case .error: "Error"
     }
+  }
+
+  /// `For` for `for`: the dump names nodes with a capital.
+  private static func capitalized(_ word: String) -> String {
+    word.prefix(1).uppercased() + word.dropFirst()
   }
 
   private static func at(_ range: SourceRange, _ tree: SyntaxTree) -> String {

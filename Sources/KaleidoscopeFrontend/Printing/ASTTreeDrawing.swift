@@ -67,7 +67,7 @@ public enum ASTTreeDrawing {
       switch tree[id] {
       case .call(let callee, _): return "\(tree.text(callee))()"
       case .ifElse: return "if"
-      case .forLoop: return "for"
+      case .loop(let index): return tree.loop(index).keyword.spelling
       case .varIn, .globalDeclaration: return "var"
       case .element(let array, _): return "\(tree.text(array))[]"
       case .storeElement(let array, _, _): return "\(tree.text(array))[]="

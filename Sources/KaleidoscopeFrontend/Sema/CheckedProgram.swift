@@ -50,6 +50,8 @@ public struct CheckedBody: Sendable {
   public var locals: [Local]
   /// The functions this body calls (including through operators), without repeats.
   public var callees: [FunctionID]
+  /// The body's loops of every kind, in source order (a loop before the loops inside it).
+  public var loops: [ExprID]
   /// Where the body's text is: the whole `def`, or the top-level expression's main token.
   public var range: SourceRange
 
@@ -58,8 +60,8 @@ public struct CheckedBody: Sendable {
     return nil
   }
 
-  /// Whether the body has a `for` loop (each has a loop variable).
-  public var hasLoop: Bool { locals.contains { $0.kind == .loopVariable } }
+  /// Whether the body has a loop of any kind.
+  public var hasLoop: Bool { !loops.isEmpty }
 }
 
 /// A program that passed semantic analysis: the syntax tree, the functions it knows, and what
@@ -72,7 +74,7 @@ public struct CheckedProgram: Sendable {
   public let bodies: [CheckedBody]
   /// Per expression: the variable a `.variable`, `.element`, `.storeElement` or `.length`
   /// refers to (an assignment's is its target's) (a local's index, or `-2 - index` for a global), the loop variable of
-  /// a `.forLoop`, or the function a `.call` or user-defined operator calls; -1 where
+  /// a `for` loop, or the function a `.call` or user-defined operator calls; -1 where
   /// nothing is referred to (built-in operators, literals).
   let resolutions: [Int32]
   /// The local each `var` binding declares, by its index in the tree's binding table.
@@ -101,7 +103,7 @@ public struct CheckedProgram: Sendable {
     }
   }
 
-  /// The loop variable of a `.forLoop` node.
+  /// The loop variable of a `.loop` node whose loop has one (`Loop.variable`).
   public func loopVariable(of id: ExprID) -> LocalID {
     LocalID(index: resolutions[Int(id.index)])
   }

@@ -30,16 +30,19 @@ extension Checker {
       check(condition)
       check(then)
       check(otherwise)
-    case .forLoop(let index):
-      let loop = tree.forLoop(index)
-      check(loop.start)
-      let mark = scopeLog.count
-      bind(loop.variable, kind: .loopVariable, valueKind: .number, range: loop.variableRange)
-      if records { resolutions[Int(id.index)] = Int32(locals.count - 1) }
-      check(loop.end)
-      if let step = loop.step { check(step) }
-      check(loop.body)
-      unbind(to: mark)
+    case .loop(let index):
+      loops.append(id)
+      switch tree.loop(index) {
+      case .forLoop(let loop):
+        check(loop.start)
+        let mark = scopeLog.count
+        bind(loop.variable, kind: .loopVariable, valueKind: .number, range: loop.variableRange)
+        if records { resolutions[Int(id.index)] = Int32(locals.count - 1) }
+        check(loop.end)
+        if let step = loop.step { check(step) }
+        check(loop.body)
+        unbind(to: mark)
+      }
     case .varIn(let index):
       let varIn = tree.varIn(index)
       let mark = scopeLog.count

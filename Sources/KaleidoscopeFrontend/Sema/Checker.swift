@@ -57,6 +57,8 @@ struct Checker {
   var scopeLog: [(Int32, Int32)] = []
   var locals: [Local] = []
   var callees: [FunctionID] = []
+  /// The body's loops, outermost first.
+  var loops: [ExprID] = []
   /// For each function, the index of the last body that recorded it as a callee.
   var calleeStamp: [Int] = []
   /// Scratch stack for walking chains of binary operators.
@@ -136,6 +138,7 @@ struct Checker {
     // Kept bodies take these arrays over; otherwise their storage serves the next body.
     locals.removeAll(keepingCapacity: true)
     callees.removeAll(keepingCapacity: true)
+    loops.removeAll(keepingCapacity: true)
     currentBody = keep && records ? bodies.count : nil
     let mark = scopeLog.count
     for parameter in parameters {
@@ -145,7 +148,7 @@ struct Checker {
     unbind(to: mark)
     if let currentBody {
       assert(currentBody == bodies.count)
-      bodies.append(CheckedBody(kind: kind, body: root, locals: locals, callees: callees, range: range))
+      bodies.append(CheckedBody(kind: kind, body: root, locals: locals, callees: callees, loops: loops, range: range))
     }
   }
 

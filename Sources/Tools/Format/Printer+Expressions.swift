@@ -101,8 +101,10 @@ extension Printer {
       list(tree.arguments(elements), closing: .rightBracket, flat: flat)
     case .ifElse(let condition, let then, let otherwise):
       ifElse(condition, then, otherwise, flat: flat)
-    case .forLoop(let index):
-      forLoop(tree.forLoop(index), flat: flat)
+    case .loop(let index):
+      switch tree.loop(index) {
+      case .forLoop(let loop): forLoop(loop, flat: flat)
+      }
     case .varIn(let index):
       let varIn = tree.varIn(index)
       token(.keyword(.var))

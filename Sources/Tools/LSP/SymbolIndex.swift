@@ -74,8 +74,10 @@ public struct SymbolIndex: Sendable {
       }
     case .call, .unary, .binary:
       if let function = program.callee(of: id) { add(tree.range(of: id), .function(function)) }
-    case .forLoop(let index):
-      add(tree.forLoop(index).variableRange, .local(body: body, program.loopVariable(of: id)), declaration: true)
+    case .loop(let index):
+      if let variable = tree.loop(index).variable {
+        add(variable.range, .local(body: body, program.loopVariable(of: id)), declaration: true)
+      }
     case .varIn(let index):
       let varIn = tree.varIn(index)
       for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
