@@ -24,13 +24,32 @@ struct TierTests {
     seen[5]
     """
 
+  /// The same loop written with `while` (SPEC §5.1): tiers promote it as they do a `for`.
+  static let whileLoopProgram = """
+    def binary : 1 (x y) y
+    extern floor(x)
+    var total = 0, seen[64]
+    def walk(n)
+      var local = 1, i = 0 in
+        (while i < n in
+          (local = local * 1.5 - i) :
+          (total = total + i) :
+          (seen[i - 64 * floor(i / 64)] = i) :
+          (i = i + 1)) :
+        local + total + seen[63]
+    walk(1000)
+    total
+    seen[5]
+    """
+
   static func run(_ arguments: [String], _ program: String) throws -> Tool.Output {
     try Tool.run(["run"] + arguments + ["-"], stdin: program)
   }
 
-  @Test func aLoopSwitchesToMachineCodeInItsMiddleAndKeepsItsState() throws {
-    let interpreted = try Self.run(["--tier", "interp"], Self.loopProgram)
-    let tiered = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", "5"], Self.loopProgram)
+  @Test(arguments: [loopProgram, whileLoopProgram])
+  func aLoopSwitchesToMachineCodeInItsMiddleAndKeepsItsState(program: String) throws {
+    let interpreted = try Self.run(["--tier", "interp"], program)
+    let tiered = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", "5"], program)
     #expect(interpreted.status == 0)
     #expect(tiered.stdout == interpreted.stdout)
     // The loop's code comes with the functions it calls: here `:`.

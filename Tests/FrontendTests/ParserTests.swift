@@ -34,6 +34,8 @@ struct ParserTests {
       ("if x then y else z + 1", "(if x y (+ z 1))"),
       ("for i = 1, i < n, 2 in f(i)", "(for i 1 (< i n) 2 (f i))"),
       ("for i = 1, n in x", "(for i 1 n x)"),
+      ("while i < n in i = i + 1", "(while (< i n) (= i (+ i 1)))"),
+      ("while x in while y in z", "(while x (while y z))"),
       ("var a = 1, b in a + b", "(var (a 1) (b) (+ a b))"),
       ("def binary| 5 (a b) a\n1 | 2 + 3", "(| 1 (+ 2 3))"),
       ("def binary& 50 (a b) a\n1 + 2 & 3", "(+ 1 (& 2 3))"),
@@ -183,6 +185,8 @@ enum SExpression {
       case .forLoop(let loop):
         let parts = [loop.start, loop.end] + (loop.step.map { [$0] } ?? []) + [loop.body]
         return "(for \(tree.text(loop.variable)) " + parts.map { render($0, in: tree) }.joined(separator: " ") + ")"
+      case .whileLoop(let loop):
+        return "(while \(render(loop.condition, in: tree)) \(render(loop.body, in: tree)))"
       }
     case .varIn(let index):
       let varIn = tree.varIn(index)

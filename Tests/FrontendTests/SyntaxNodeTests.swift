@@ -16,7 +16,8 @@ struct SyntaxNodeTests {
     arguments: [
       ("1", []), ("x", []), ("-x", [nil]), ("a + b", [nil, nil]), ("a = b", [nil, nil]), ("f(1, 2, 3)", [nil, nil, nil]),
       ("if a then b else c", ["cond", "then", "else"]), ("for i = 0, i < 3, 1 in i", [nil, "end", "step", "body"]),
-      ("for i = 0, 1 in i", [nil, "end", "body"]), ("var a = 1, b in a", [nil, nil, "body"]),
+      ("for i = 0, 1 in i", [nil, "end", "body"]), ("while i in i", ["cond", "body"]),
+      ("var a = 1, b in a", [nil, nil, "body"]),
     ] as [(String, [String?])])
   func children(text: String, roles: [String?]) {
     #expect(Self.childRoles(text) == roles)

@@ -1,7 +1,7 @@
 /// Generates well-formed Kaleidoscope programs that terminate, for differential testing.
 ///
 /// Every construct appears: user-defined unary and binary operators (with random
-/// precedences), functions calling earlier functions, nested `if`s and `for` loops, `var`s
+/// precedences), functions calling earlier functions, nested `if`s, `for` and `while` loops, `var`s
 /// with shadowing, assignment, externs (`printd`, `putchard`, `sqrt`, `fabs`, `getchard`,
 /// `readd`), IEEE edge cases (division by zero, NaN, infinities, negative zero, overflow),
 /// and data (SPEC §5): globals declared before and after the functions that use them (so
@@ -13,7 +13,8 @@
 /// usually stop at a located runtime error, on which every engine must agree too.
 ///
 /// Termination by construction: a function calls only functions defined before it (no
-/// recursion), every loop is `for v = start, v < limit, step in ...` with a positive
+/// recursion), every loop is `for v = start, v < limit, step in ...` or its `while` twin
+/// `var v = start in while v < limit in (body) + (v = v + step)`, with a positive
 /// constant step and a body that cannot assign `v`, and a cost model (evaluation steps,
 /// multiplied by enclosing loops' trip counts) bounds the work of every body.
 public struct ProgramGenerator {
@@ -212,7 +213,10 @@ public struct ProgramGenerator {
     scope.append(Variable(name: variable, assignable: false))
     let body = expression(depth: depth - 1, multiplier: multiplier * trips)
     scope.removeLast()
-    return "(for \(variable) = \(start), \(variable) < \(limit)\(step) in \(body))"
+    guard chance(1, of: 3) else { return "(for \(variable) = \(start), \(variable) < \(limit)\(step) in \(body))" }
+    // The body's value is added and thrown away with the loop's; `while` has no value of its own.
+    let increment = "\(variable) = \(variable) + \(step.isEmpty ? "1" : String(step.dropFirst(2)))"
+    return "(var \(variable) = \(start) in (while \(variable) < \(limit) in (\(body)) + (\(increment))))"
   }
 
   private mutating func varIn(depth: Int, multiplier: Int) -> String {

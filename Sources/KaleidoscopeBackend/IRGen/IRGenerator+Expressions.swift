@@ -200,6 +200,8 @@ extension IRGenerator {
     switch loop {
     case .forLoop(let parts):
       storeNumber(emit(parts.start), into: locals[Int(program.loopVariable(of: node).index)])
+    case .whileLoop:
+      break
     }
     emitIterations(of: loop, at: node)
     return LLVMConstReal(double, 0)
@@ -233,6 +235,8 @@ extension IRGenerator {
         LLVMBuildCondBr(b, truth(end, "loopcond"), body, after)
         LLVMPositionBuilderAtEnd(b, after)
       }
+    case .whileLoop(let parts):
+      emitPreTestedLoop(condition: parts.condition) { _ = self.emit(parts.body) }
     }
   }
 

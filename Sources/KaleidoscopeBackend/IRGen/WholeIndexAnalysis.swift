@@ -299,6 +299,7 @@ struct WholeIndexAnalysis {
   private mutating func evaluateLoop(_ loop: Loop, at node: ExprID) throws {
     switch loop {
     case .forLoop(let parts): assign(program.loopVariable(of: node), try evaluate(parts.start))
+    case .whileLoop: break
     }
     let outerRecording = recording
     recording = false
@@ -338,6 +339,8 @@ struct WholeIndexAnalysis {
         assign(variable, Self.combine(UInt8(ascii: "+"), facts[Int(variable.index)], step))
         return facts
       }
+    case .whileLoop(let parts):
+      return try preTestedIteration(condition: parts.condition) { analysis in _ = try analysis.evaluate(parts.body) }
     }
   }
 

@@ -54,11 +54,14 @@ public enum NameKind: Sendable, Equatable {
 public enum Loop: Sendable, Equatable {
   /// `for variable = start, end, step in body`.
   case forLoop(ForLoop)
+  /// `while condition in body` (SPEC §5.1).
+  case whileLoop(WhileLoop)
 
   /// The expression each iteration evaluates.
   public var body: ExprID {
     switch self {
     case .forLoop(let loop): loop.body
+    case .whileLoop(let loop): loop.body
     }
   }
 
@@ -66,6 +69,7 @@ public enum Loop: Sendable, Equatable {
   public var keyword: Keyword {
     switch self {
     case .forLoop: .for
+    case .whileLoop: .while
     }
   }
 
@@ -73,6 +77,7 @@ public enum Loop: Sendable, Equatable {
   public var variable: (name: Name, range: SourceRange)? {
     switch self {
     case .forLoop(let loop): (loop.variable, loop.variableRange)
+    case .whileLoop: nil
     }
   }
 }
@@ -84,6 +89,12 @@ public struct ForLoop: Sendable, Equatable {
   public var start: ExprID
   public var end: ExprID
   public var step: ExprID?
+  public var body: ExprID
+}
+
+/// The parts of a `while` loop.
+public struct WhileLoop: Sendable, Equatable {
+  public var condition: ExprID
   public var body: ExprID
 }
 

@@ -80,6 +80,8 @@ extension SyntaxTree {
         if let step = loop.step { nodes.append(SyntaxNode(.expr(step), role: "step")) }
         nodes.append(SyntaxNode(.expr(loop.body), role: "body"))
         return nodes
+      case .whileLoop(let loop):
+        return [SyntaxNode(.expr(loop.condition), role: "cond"), SyntaxNode(.expr(loop.body), role: "body")]
       }
     case .varIn(let index):
       let varIn = varIn(index)

@@ -387,6 +387,8 @@ public final class Interpreter {
     switch loop {
     case .forLoop(let parts):
       slots[base + Int(program.loopVariable(of: node).index)] = try evaluate(parts.start)
+    case .whileLoop:
+      break
     }
     var iterations = 0
     let reportInterval = compiledCode?.loopReportInterval ?? Int.max
@@ -424,6 +426,10 @@ public final class Interpreter {
         slots[variable] = slots[variable] + step
         return Self.isTrue(end)
       }
+    case .whileLoop(let parts):
+      guard Self.isTrue(try evaluate(parts.condition)) else { return false }
+      _ = try evaluate(parts.body)
+      return true
     }
   }
 }

@@ -5,7 +5,7 @@
 public enum Keyword: String, CaseIterable, Sendable {
   case def, extern
   case `if`, then, `else`
-  case `for`, `in`
+  case `for`, `while`, `in`
   case `var`
   case binary, unary
   /// `len(a)`, an array's length (SPEC §5).
@@ -18,7 +18,7 @@ public enum Keyword: String, CaseIterable, Sendable {
   /// when it starts a line.
   var canStartItem: Bool {
     switch self {
-    case .def, .extern, .if, .for, .var, .len: true
+    case .def, .extern, .if, .for, .while, .var, .len: true
     case .then, .else, .in, .binary, .unary: false
     }
   }

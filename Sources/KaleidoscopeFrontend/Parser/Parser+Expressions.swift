@@ -78,6 +78,8 @@ extension Parser {
       return try parseIf()
     case .keyword(.for):
       return try parseFor()
+    case .keyword(.while):
+      return try parseWhile()
     case .keyword(.var):
       return try parseVar()
     case .keyword(.len):
@@ -159,6 +161,16 @@ extension Parser {
     let loop = ForLoop(
       variable: variable, variableRange: variableRange, start: start, end: end, step: step, body: body)
     return tree.addLoop(.forLoop(loop), at: forRange.start)
+  }
+
+  /// 'while' expression 'in' expression
+  private func parseWhile() throws -> ExprID {
+    let whileRange = token.range
+    advance()
+    let condition = try parseNestedExpression()
+    try expect(.keyword(.in), "'in'", notes: [Note(.openedHere("'while'"), in: file, at: whileRange)])
+    let body = try parseNestedExpression()
+    return tree.addLoop(.whileLoop(WhileLoop(condition: condition, body: body)), at: whileRange.start)
   }
 
   /// 'var' binding ( ',' binding )* 'in' expression

@@ -42,6 +42,9 @@ extension Checker {
         if let step = loop.step { check(step) }
         check(loop.body)
         unbind(to: mark)
+      case .whileLoop(let loop):
+        check(loop.condition)
+        check(loop.body)
       }
     case .varIn(let index):
       let varIn = tree.varIn(index)

@@ -104,6 +104,7 @@ extension Printer {
     case .loop(let index):
       switch tree.loop(index) {
       case .forLoop(let loop): forLoop(loop, flat: flat)
+      case .whileLoop(let loop): whileLoop(loop, flat: flat)
       }
     case .varIn(let index):
       let varIn = tree.varIn(index)
@@ -218,6 +219,18 @@ extension Printer {
         expression(otherwise)
       }
     }
+  }
+
+  /// `while condition in body`, broken after `in` as `for` is.
+  private func whileLoop(_ loop: WhileLoop, flat: Bool) {
+    token(.keyword(.while))
+    out.space()
+    indented(by: 2) {
+      part(loop.condition, flat: flat)
+      out.space()
+      token(.keyword(.in))
+    }
+    body(loop.body, flat: flat)
   }
 
   /// `for i = start, end, step in body`, broken after `in`; a header that a comment breaks

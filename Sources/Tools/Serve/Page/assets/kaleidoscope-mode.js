@@ -3,7 +3,7 @@
 // operators included). The keyword list is checked against the compiler's by a test.
 (function () {
   "use strict";
-  var keywords = ["def", "extern", "if", "then", "else", "for", "in", "var", "binary", "unary", "len"];
+  var keywords = ["def", "extern", "if", "then", "else", "for", "while", "in", "var", "binary", "unary", "len"];
   var isKeyword = {};
   keywords.forEach(function (word) { isKeyword[word] = true; });
 
