@@ -35,6 +35,13 @@ struct SemaTests {
       ("extern g(1️⃣s[])", .externTakesNumbers("s")),
       ("def f(n) n\nvar 1️⃣f = 1", .nameIsFunction("f")),
       ("var f = 1\ndef 1️⃣f(n) n", .nameIsGlobal("f")),
+      // A function's name where a variable's belongs says so, wherever the function is.
+      ("def s(a[]) len(1️⃣s2)\ndef s2(x) x", .functionUsedAsVariable("s2", expected: .array, inLength: true)),
+      ("def s2(x) x\ndef s(a[]) len(1️⃣s2)", .functionUsedAsVariable("s2", expected: .array, inLength: true)),
+      ("def g(x) x\n1️⃣g[0]", .functionUsedAsVariable("g", expected: .array, inLength: false)),
+      ("def f(v[]) 0\nextern g(x)\nf(1️⃣g)", .functionUsedAsVariable("g", expected: .array, inLength: false)),
+      ("def g(x) x\n1️⃣g + 1", .functionUsedAsVariable("g", expected: .number, inLength: false)),
+      ("def g(x) x\n1️⃣g = 1", .functionUsedAsVariable("g", expected: .number, inLength: false)),
       ("var g = 1\nvar 1️⃣g[2]", .redefinition("g")),
       ("extern f(a)\ndef f(1️⃣a[]) 0", .conflictingParameterKind("f", parameter: "a", isArray: true)),
       // Uses before declarations resolve at the end of the file, with the same checks.

@@ -47,6 +47,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case externOutsideSandbox(String)
   case conflictingParameterKind(String, parameter: String, isArray: Bool)
   case nameIsFunction(String)
+  /// A function's name where a variable's belongs; `inLength` when it is `len`'s operand.
+  case functionUsedAsVariable(String, expected: NameKind, inLength: Bool)
   case nameIsGlobal(String)
   case globalKindChanged(String, wasArray: Bool)
 
@@ -152,6 +154,12 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "conflicting declaration of '\(function)': '\(parameter)' is \(isArray ? "an array" : "a number") here but not in the previous declaration"
     case .nameIsFunction(let name):
       return "'\(name)' is a function; a global variable cannot share its name"
+    case .functionUsedAsVariable(let name, _, true):
+      return "'\(name)' is a function, but len takes an array"
+    case .functionUsedAsVariable(let name, .array, false):
+      return "'\(name)' is a function, not an array"
+    case .functionUsedAsVariable(let name, .number, false):
+      return "'\(name)' is a function, not a variable; call it, as in \(name)(...)"
     case .nameIsGlobal(let name):
       return "'\(name)' is a global variable; a function cannot share its name"
     case .globalKindChanged(let name, let wasArray):
@@ -224,6 +232,7 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .conflictingParameterKind: "conflicting-parameter-kind"
     case .nameIsFunction: "name-is-function"
     case .nameIsGlobal: "name-is-global"
+    case .functionUsedAsVariable: "function-used-as-variable"
     case .globalKindChanged: "global-kind-changed"
     case .previousDefinition: "previous-definition"
     case .previousDeclaration: "previous-declaration"

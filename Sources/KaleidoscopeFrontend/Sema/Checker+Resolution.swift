@@ -36,9 +36,10 @@ extension Checker {
       return
     }
     guard let global = globals.lookup(name) else {
-      let use = VariableUse(
+      var use = VariableUse(
         name: name, expected: expected, assigning: assigning, argument: argument,
         localSuggestion: localSuggestion(for: tree.text(name)))
+      if case .length = tree[id] { use.inLength = true }
       putOff(.variable(use), at: id)
       return
     }
@@ -168,6 +169,10 @@ extension Checker {
   private mutating func resolveVariableAtEnd(_ use: VariableUse, node: ExprID, at range: SourceRange) {
     guard let global = globals.lookup(use.name) else {
       let spelling = tree.text(use.name)
+      if let function = functions.lookup(use.name) {
+        let message = DiagnosticMessage.functionUsedAsVariable(spelling, expected: use.expected, inLength: use.inLength)
+        return report(message, at: range, notes: [note(.declaredHere(spelling), at: functions[function])])
+      }
       let candidates = (use.localSuggestion.map { [$0] } ?? []) + globals.symbols.map(\.spelling)
       let notes = closestMatch(to: spelling, among: candidates).map { [Note(.didYouMean($0))] } ?? []
       return report(.unknownVariable(spelling), at: range, notes: notes)
@@ -271,6 +276,8 @@ struct VariableUse {
   var argument: (function: FunctionID, parameter: Int)?
   /// The closest name in scope where it was used, for "did you mean".
   var localSuggestion: String?
+  /// Whether the name is `len`'s operand, for the wording when it names a function.
+  var inLength = false
 
   init(
     name: Name, expected: NameKind, assigning: Bool, argument: (FunctionID, Int)?, localSuggestion: String? = nil
