@@ -104,6 +104,19 @@ static void ks_error(const char *message) {
   ks_write_all(2, message, strlen(message));
 }
 
+const char *ks_call_site;
+
+void ks_set_call_site(const char *site) { ks_call_site = site; }
+
+/* A runtime function's error, after the place of its call when the caller gave one. */
+static void ks_error_at_call_site(const char *message) {
+  if (ks_call_site) {
+    ks_error(ks_call_site);
+    ks_error(": ");
+  }
+  ks_error(message);
+}
+
 /* Fault handling. A runaway recursion overflows the stack; the handler runs on an alternate
  * stack, reports, and either exits or (inside ks_run_protected) jumps back. */
 static sigjmp_buf ks_recovery;
@@ -271,7 +284,7 @@ double readd(void) {
   do byte = getchar(); while (byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r');
   if (byte == EOF) {
     ks_library_leave();
-    ks_error("runtime error: readd() found the end of the input, not a number\n");
+    ks_error_at_call_site("runtime error: readd() found the end of the input, not a number\n");
     ks_stop_after_error();
   }
   char word[64];
@@ -285,7 +298,7 @@ double readd(void) {
   if (byte != EOF) ungetc(byte, stdin);
   ks_library_leave();
   if (!complete || !ks_is_number(word)) {
-    ks_error("runtime error: readd() found '");
+    ks_error_at_call_site("runtime error: readd() found '");
     ks_write_all(2, word, length);
     ks_write_all(2, complete ? "', which is not a number\n" : "...', which is not a number\n", complete ? 25 : 28);
     ks_stop_after_error();

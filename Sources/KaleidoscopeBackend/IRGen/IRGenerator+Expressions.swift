@@ -143,6 +143,9 @@ extension IRGenerator {
     } else {
       target = node.flatMap { specializedCopy(of: callee, at: $0) } ?? llvmFunction(callee)
     }
+    if symbol.origin == .external, HostLibrary.reportsAtCallSite(symbol.spelling), let node {
+      LLVMBuildStore(builder.reference, site(tree.start(of: node), name: ""), slot(Symbols.callSite))
+    }
     var values = arguments.map { Optional($0) }
     return values.withUnsafeMutableBufferPointer {
       LLVMBuildCall2(builder.reference, type, target, $0.baseAddress, UInt32(arguments.count), "call")

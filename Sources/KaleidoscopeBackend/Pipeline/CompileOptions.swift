@@ -31,6 +31,8 @@ public enum Symbols {
   public static let entry = "__ks_main"
   static let printValue = "ks_print_value"
   static let unresolvedExtern = "ks_unresolved_extern"
+  /// Where a runtime function that may fail was called (`HostLibrary.reportsAtCallSite`).
+  static let callSite = "ks_call_site"
 }
 
 /// What the running process can call by name: the runtime, the C library, libm.

@@ -79,6 +79,11 @@ public final class Interpreter {
   var callCounts: [Int]
   /// Whether each parameter of each function is an array, by `FunctionID.index`.
   let parameterIsArray: [[Bool]]
+  /// Whether each function is a runtime function whose errors name its call
+  /// (`HostLibrary.reportsAtCallSite`), by `FunctionID.index`.
+  private let reportsAtCallSite: [Bool]
+  /// "FILE:LINE:COL" of each such call made so far, by call node, for the runtime.
+  private var callSites: [ExprID: UnsafeMutablePointer<CChar>] = [:]
   /// The arguments of a call into machine code, as its cells.
   var nativeArguments: [Double] = []
   /// The live arrays: the empty array, then the globals' and, above them, a stack of those
@@ -113,6 +118,7 @@ public final class Interpreter {
     isArrayGlobal = program.globals.symbols.map { $0.kind == .array }
     callCounts = [Int](repeating: 0, count: program.functions.symbols.count)
     parameterIsArray = program.functions.symbols.map { $0.prototype.parameters.map { $0.kind == .array } }
+    reportsAtCallSite = program.functions.symbols.map { $0.origin == .external && HostLibrary.reportsAtCallSite($0.spelling) }
     for id in program.globals.ids where isArrayGlobal[Int(id.index)] {
       if self.globals.isBorrowed {
         guard let storage = self.globals.array(id) else { continue }
@@ -128,6 +134,7 @@ public final class Interpreter {
   deinit {
     arrays[0].free()
     for storage in arrays[ownedArraysStart...] { storage.free() }
+    for site in callSites.values { free(site) }
   }
 
   /// Runs the top-level expressions and the declarations of globals in source order, on a
@@ -257,7 +264,9 @@ public final class Interpreter {
         let value = try evaluate(argument)
         slots.append(value)
       }
-      return try call(program.callee(of: id)!, argumentBase: argumentBase)
+      let callee = program.callee(of: id)!
+      if reportsAtCallSite[Int(callee.index)] { ks_set_call_site(callSite(of: id)) }
+      return try call(callee, argumentBase: argumentBase)
     case .ifElse(let condition, let then, let otherwise):
       return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
     case .loop(let index):
@@ -297,6 +306,14 @@ public final class Interpreter {
     case .error:
       preconditionFailure("a program with errors is never run")
     }
+  }
+
+  /// "FILE:LINE:COL" of the call at `id`, kept for the runtime as long as the interpreter.
+  private func callSite(of id: ExprID) -> UnsafeMutablePointer<CChar> {
+    if let site = callSites[id] { return site }
+    let site = strdup("\(program.file.name):\(program.file.location(of: tree.start(of: id)))")!
+    callSites[id] = site
+    return site
   }
 
   /// The value of a variable: a local of the current frame, or a global (an array's

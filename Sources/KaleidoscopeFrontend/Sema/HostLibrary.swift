@@ -21,6 +21,12 @@ public enum HostLibrary {
     name == "getchard" || name == "readd" || functions.contains { $0.name == name }
   }
 
+  /// Whether a call of the runtime function `name` may fail with a runtime error: the caller
+  /// then sets the runtime's `ks_call_site` first, so that the error names the call (SPEC §5).
+  public static func reportsAtCallSite(_ name: String) -> Bool {
+    name == "readd"
+  }
+
   /// The signature to suggest for `name`, e.g. `atan2(y x)`.
   public static func signature(of name: String) -> String? {
     functions.first { $0.name == name }.map { "\($0.name)(\($0.parameters.joined(separator: " ")))" }

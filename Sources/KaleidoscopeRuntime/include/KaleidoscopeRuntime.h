@@ -82,6 +82,12 @@ double getchard(void);
  * not a number, a runtime error. */
 double readd(void);
 
+/* Where the program calls the runtime function that may fail, "FILE:LINE:COL": the caller
+ * sets it just before such a call (HostLibrary.reportsAtCallSite), so that the error names
+ * the place as an array error does. NULL when C code calls it. */
+extern const char *ks_call_site;
+void ks_set_call_site(const char *site);
+
 /* The address of the caller's frame on the machine stack. Unlike the address of a Swift
  * local, which AddressSanitizer may move to a heap "fake stack", this is where the stack
  * really is: the interpreter's overflow check measures with it. */
