@@ -4,7 +4,8 @@
 //
 //   CLLVM                  the LLVM 19 C API (system library: module map + shim header)
 //   KaleidoscopeRuntime    the C runtime shared by the JIT, the interpreter and executables
-//   KaleidoscopeFrontend   source, diagnostics, lexer, AST, parser, sema, interpreter (no LLVM)
+//   KaleidoscopeFrontend   source, diagnostics, lexer, AST, parser, sema (no LLVM, no runtime)
+//   KaleidoscopeInterpreter  the reference interpreter, over the front end and the runtime
 //   KaleidoscopeBackend    the LLVM wrapper, IR generation, optimisation, JIT, object emission
 //   CEditLine              libedit, for the REPL's line editing and history (system library)
 //   CSort                  the release tool's qsort (build-support/README.md)
@@ -103,6 +104,7 @@ let package = Package(
     .executable(name: "kaleidoscope", targets: ["kaleidoscope"]),
     .executable(name: "kaleidoscope-serve", targets: ["kaleidoscope-serve"]),
     .library(name: "KaleidoscopeFrontend", targets: ["KaleidoscopeFrontend"]),
+    .library(name: "KaleidoscopeInterpreter", targets: ["KaleidoscopeInterpreter"]),
     .library(name: "KaleidoscopeBackend", targets: ["KaleidoscopeBackend"]),
   ],
   dependencies: [
@@ -132,10 +134,15 @@ let package = Package(
     .target(name: "KaleidoscopeSandbox", path: "Sources/Tools/Sandbox"),
     .target(
       name: "KaleidoscopeFrontend",
-      dependencies: ["KaleidoscopeRuntime"],
       // The parser and checker are classes and structs mutated in tight loops, where Swift's
       // dynamic exclusivity checks take a large share of the time (docs/DESIGN.md). Static
       // checks still apply.
+      swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+    ),
+    // The interpreter mutates its frames and arrays in the same tight loops.
+    .target(
+      name: "KaleidoscopeInterpreter",
+      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime"],
       swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
     ),
     // The tools, each over the front end: the formatter and the language server.
@@ -178,14 +185,15 @@ let package = Package(
     ),
     .target(
       name: "KaleidoscopeBackend",
-      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime", "CLLVM"],
+      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeRuntime", "CLLVM"],
       swiftSettings: llvmSwiftSettings,
       linkerSettings: llvmLinkerSettings
     ),
     .executableTarget(
       name: "kaleidoscope",
       dependencies: [
-        "KaleidoscopeFrontend", "KaleidoscopeBackend", "KaleidoscopeFormat", "KaleidoscopeLSP", "KaleidoscopeRuntime",
+        "KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeBackend", "KaleidoscopeFormat", "KaleidoscopeLSP",
+        "KaleidoscopeRuntime",
         "KaleidoscopeSandbox", "CEditLine", "CSort", "CSandbox",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -197,12 +205,14 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["KaleidoscopeFrontend"], path: "Tests/TestSupport"),
     .testTarget(
       name: "FrontendTests",
-      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeRuntime", "TestSupport"],
+      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeRuntime", "TestSupport"],
       exclude: ["Regressions"]
     ),
     .testTarget(
       name: "BackendTests",
-      dependencies: ["KaleidoscopeBackend", "KaleidoscopeFrontend", "KaleidoscopeRuntime", "CSort", "TestSupport"],
+      dependencies: [
+        "KaleidoscopeBackend", "KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeRuntime", "CSort", "TestSupport",
+      ],
       swiftSettings: llvmSwiftSettings,
       linkerSettings: llvmLinkerSettings
     ),

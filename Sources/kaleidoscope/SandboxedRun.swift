@@ -2,6 +2,7 @@ import ArgumentParser
 import CSandbox
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 import KaleidoscopeSandbox
 
 #if canImport(Glibc)

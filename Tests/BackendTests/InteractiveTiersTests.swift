@@ -1,5 +1,6 @@
 import Glibc
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 import KaleidoscopeRuntime
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 import KaleidoscopeRuntime
 import Testing
 

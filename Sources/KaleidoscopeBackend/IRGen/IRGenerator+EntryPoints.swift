@@ -1,5 +1,6 @@
 import CLLVM
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 
 /// The functions around a program's own: the entry function that runs the top-level
 /// expressions, C's `main` for executables, and the stubs that stand for unresolved externs.

@@ -1,5 +1,6 @@
 import CLLVM
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 import KaleidoscopeRuntime
 
 #if canImport(Glibc)

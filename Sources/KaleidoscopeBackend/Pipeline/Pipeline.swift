@@ -1,5 +1,6 @@
 import CLLVM
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 import KaleidoscopeRuntime
 
 /// Diagnostics and, when the program had no errors, what was made of it.

@@ -1,4 +1,5 @@
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 import KaleidoscopeRuntime
 
 #if canImport(Glibc)

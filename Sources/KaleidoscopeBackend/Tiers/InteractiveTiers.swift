@@ -1,5 +1,6 @@
 import Dispatch
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 import KaleidoscopeRuntime
 
 #if canImport(Glibc)

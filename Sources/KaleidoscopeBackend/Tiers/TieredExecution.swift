@@ -1,6 +1,7 @@
 import CLLVM
 import Dispatch
 import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
 import KaleidoscopeRuntime
 import Synchronization
 

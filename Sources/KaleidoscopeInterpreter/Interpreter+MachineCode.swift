@@ -1,3 +1,4 @@
+import KaleidoscopeFrontend
 import KaleidoscopeRuntime
 
 /// Calls from the interpreter into compiled code, when running in tiers (`CompiledCode`).

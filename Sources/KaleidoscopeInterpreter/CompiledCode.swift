@@ -1,3 +1,4 @@
+import KaleidoscopeFrontend
 import KaleidoscopeRuntime
 
 /// Machine code the interpreter calls instead of interpreting: tiered execution (the back

@@ -1,3 +1,4 @@
+import KaleidoscopeFrontend
 import KaleidoscopeRuntime
 
 /// Arrays in the interpreter (SPEC §5): their storage, their creation from a `var` binding

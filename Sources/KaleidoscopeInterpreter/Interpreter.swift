@@ -1,3 +1,4 @@
+import KaleidoscopeFrontend
 import KaleidoscopeRuntime
 
 #if canImport(Glibc)
