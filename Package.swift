@@ -131,7 +131,7 @@ let package = Package(
     // The release tool's qsort: a stable sort that finds runs already in order (CSort.h).
     .target(name: "CSort", path: "build-support/CSort", cSettings: [.unsafeFlags(["-O2"])]),
     .target(name: "CSandbox", path: "Sources/CSandbox"),
-    .target(name: "KaleidoscopeSandbox", path: "Sources/Tools/Sandbox"),
+    .target(name: "KaleidoscopeSandbox", dependencies: ["KaleidoscopeFrontend"], path: "Sources/Tools/Sandbox"),
     .target(
       name: "KaleidoscopeFrontend",
       // The parser and checker are classes and structs mutated in tight loops, where Swift's
@@ -167,7 +167,7 @@ let package = Package(
     .target(
       name: "KaleidoscopePlayground",
       dependencies: [
-        "KaleidoscopeSandbox", "CPlaygroundPage",
+        "KaleidoscopeSandbox", "KaleidoscopeFrontend", "CPlaygroundPage",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "DequeModule", package: "swift-collections"),

@@ -11,7 +11,7 @@
   native    executables from `kaleidoscope build -O2`: fib(40), the loop and a
             one-line program's start-up, against the clang -O2 C twins
 
-  interpreter  fib(30) by the reference interpreter against the JIT (both
+  interp    fib(30) by the reference interpreter against the JIT (both
             `kaleidoscope run`, whole process)
 
   data      a sieve of Eratosthenes up to 2*10^7 over one local array, and a heap sort of
@@ -19,7 +19,7 @@
             against clang -O2 C twins that index double arrays with doubles converted to
             integers, unchecked
 
-Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|tiers|native|interpreter|data]
+Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|tiers|native|interp|data]
        (from the repository root; builds the release binary first)
 """
 import os
@@ -98,7 +98,7 @@ def main():
             ours, c = best_pair([binary], [twins[name]])
             report(f"built {name}", ours, c, "clang -O2 C twin")
 
-    if wanted("interpreter"):
+    if wanted("interp"):
         fib30 = os.path.join(TWINS, "fib30.ks")
         interpreted, jitted = best_pair([TOOL, "run", "--tier", "interp", fib30], [TOOL, "run", "--tier", "jit", fib30])
         report("interpreter fib(30)", interpreted, jitted, "JIT -O2")

@@ -45,7 +45,7 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
 
 /// The reference interpreter: a direct evaluator of a checked program with exactly the
 /// semantics of SPEC §3, independent of LLVM. It is the oracle the compiled engines are
-/// tested against, and `run --engine interpreter`.
+/// tested against, and `run --tier interp`.
 ///
 /// Every body's locals live in one frame of `slots` (parameters first, as sema numbers
 /// them); a call pushes a frame. Evaluation recurses on the syntax tree, which the parser

@@ -4,6 +4,7 @@
 import ArgumentParser
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
+import KaleidoscopeSandbox
 
 extension EmitKind: ExpressibleByArgument {}
 
@@ -17,12 +18,14 @@ struct BuildCommand: ParsableCommand {
       `kaleidoscope run` prints for the same file and flags. It is linked with the C \
       compiler on the machine ($CC, cc, clang or gcc), with the runtime and libm. With \
       --target, objects (--emit obj|asm|llvm-ir|llvm-bc) can be made for any target this \
-      LLVM supports (see --print-targets), e.g. aarch64-linux-gnu or wasm32-unknown-unknown.
+      LLVM supports (see --print-targets), named by a triple (aarch64-linux-gnu) or, for the \
+      playground's four, by a short name (x86-64, aarch64, riscv64, wasm32).
 
       Examples:
         kaleidoscope build examples/mandelbrot.ks && ./mandelbrot
         kaleidoscope build -g -O0 examples/fib.ks -o fib && gdb ./fib
         kaleidoscope build --emit obj --target aarch64-linux-gnu examples/fib.ks
+        kaleidoscope build --emit asm --target riscv64 examples/fib.ks
       """
   )
 
@@ -32,7 +35,9 @@ struct BuildCommand: ParsableCommand {
   @Option(name: .long, help: "What to write: exe, obj, asm, llvm-ir or llvm-bc.")
   var emit: EmitKind = .exe
 
-  @Option(name: .long, help: ArgumentHelp("The target triple (default: this machine).", valueName: "triple"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp("A target triple, or x86-64, aarch64, riscv64 or wasm32 (default: this machine).", valueName: "target"))
   var target: String?
 
   @Flag(name: .customLong("print-targets"), help: "List the targets this build of LLVM supports, and exit.")
@@ -70,7 +75,7 @@ struct BuildCommand: ParsableCommand {
       printValues: !quiet, debugInfo: debugInfo)
     let path = output ?? emit.defaultOutput(forSource: source.name)
     let compilation = try reportingBackEndErrors {
-      try Pipeline.emit(source, as: emit, target: target, to: path, options: options)
+      try Pipeline.emit(source, as: emit, target: target.map(TargetName.triple(for:)), to: path, options: options)
     }
     try DiagnosticReporter(color: color.color).product(of: compilation)
   }

@@ -28,7 +28,7 @@ struct IRCommand: ParsableCommand {
     let file = try input.load()
     let options = CompileOptions(
       optimization: optimization.resolved(default: .none), forSemantics: semantics.forSemantics, printValues: !quiet)
-    let compilation = try reportingBackEndErrors { try Pipeline.ir(of: file, options: options) }
-    Terminal.writeOut(try DiagnosticReporter(color: color.color).product(of: compilation))
+    let program = try DiagnosticReporter(color: color.color).program(of: Pipeline.check(file))
+    Terminal.writeOut(try reportingBackEndErrors { try Pipeline.ir(of: program, options: options) })
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
+import KaleidoscopeSandbox
 
 /// `kaleidoscope run`: compile the whole file with LLVM, then run it in this process.
 struct RunCommand: ParsableCommand {
@@ -40,8 +41,9 @@ struct RunCommand: ParsableCommand {
   @Option(help: "How the program runs: auto (the interpreter, then LLVM for what gets hot), jit (LLVM first) or interp.")
   var tier: Tier?
 
-  @Option(help: "The same as --tier: jit, or interpreter for interp.")
-  var engine: Engine?
+  /// The older spelling of `--tier`, kept for scripts that use it (`--engine interpreter`).
+  @Option(help: .hidden)
+  var engine: Tier?
 
   @Flag(help: "After the run, print on standard error what ran in which tier and what compiling took.")
   var stats = false
@@ -62,23 +64,8 @@ struct RunCommand: ParsableCommand {
   @OptionGroup var input: InputOptions
   @OptionGroup var color: ColorOptions
 
-  /// The tiers a program can run in; they print the same output.
-  enum Tier: String, ExpressibleByArgument, CaseIterable {
-    case auto
-    case jit
-    case interp
-  }
-
-  /// `--engine`, the older spelling of `--tier`.
-  enum Engine: String, ExpressibleByArgument, CaseIterable {
-    case jit
-    case interpreter
-
-    var tier: Tier { self == .jit ? .jit : .interp }
-  }
-
   func validate() throws {
-    if let tier, let engine, tier != engine.tier {
+    if let tier, let engine, tier != engine {
       throw ValidationError("--tier \(tier.rawValue) and --engine \(engine.rawValue) disagree")
     }
     if resolvedTier == .interp && debugInfo {
@@ -88,7 +75,7 @@ struct RunCommand: ParsableCommand {
 
   /// The tier asked for; -g pins the jit tier.
   var resolvedTier: Tier {
-    let asked = tier ?? engine?.tier ?? .auto
+    let asked = tier ?? engine ?? .auto
     return debugInfo && asked == .auto ? .jit : asked
   }
 
@@ -138,3 +125,13 @@ struct RunCommand: ParsableCommand {
     Kaleidoscope.exit()
   }
 }
+
+/// `--tier auto|jit|interp`; `interpreter`, the older spelling of `interp`, still works.
+extension Tier: ExpressibleByArgument {
+  public init?(argument: String) {
+    self.init(spelling: argument)
+  }
+}
+
+/// `--view tokens|ast|ir|asm` (the playground's sandboxed side).
+extension View: ExpressibleByArgument {}

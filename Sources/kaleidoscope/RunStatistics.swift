@@ -1,4 +1,5 @@
 import KaleidoscopeBackend
+import KaleidoscopeSandbox
 import KaleidoscopeRuntime
 
 #if canImport(Glibc)
@@ -8,14 +9,14 @@ import KaleidoscopeRuntime
 /// What `run --stats` prints: the tier, what was compiled and how long it took, and when the
 /// program first wrote something.
 struct RunStatistics {
-  let tier: RunCommand.Tier
+  let tier: Tier
   let started: UInt64
   /// What tiered execution did (`--tier auto`).
   var tiers: TierStatistics?
   /// When the whole program was compiled (`--tier jit`).
   var compiled: UInt64?
 
-  init(tier: RunCommand.Tier, started: UInt64) {
+  init(tier: Tier, started: UInt64) {
     self.tier = tier
     self.started = started
   }

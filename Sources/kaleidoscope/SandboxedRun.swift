@@ -59,12 +59,12 @@ enum SandboxedRun {
   /// The parent: runs the file in a sandboxed child of this executable and reports how it
   /// ended. Standard input goes to the program unless it is a terminal.
   static func parent(
-    _ file: SourceFile, tier: RunCommand.Tier, options: CompileOptions, quiet: Bool, sandbox: SandboxOptions
+    _ file: SourceFile, tier: Tier, options: CompileOptions, quiet: Bool, sandbox: SandboxOptions
   ) throws -> Never {
     var request = Sandbox.Request(source: file.bytes, name: file.name)
-    request.tier = tier == .interp ? "interp" : "jit"
+    request.tier = tier == .interp ? .interp : .jit
     request.optimization = Int(options.optimization.rawValue)
-    request.forSemantics = options.forSemantics.rawValue
+    request.forSemantics = options.forSemantics
     request.quiet = quiet
     request.probe = sandbox.probe
     if file.name != "<stdin>" && isatty(0) == 0 { request.stdin = readAll(0) }
@@ -94,10 +94,10 @@ enum SandboxedRun {
   /// The child: reads the source from standard input (its length, a newline, its bytes; the
   /// rest is the program's input), compiles it, limits and seals itself, then runs it.
   static func child(
-    name: String, tier: RunCommand.Tier, options: CompileOptions, color: ColorChoice, sandbox: SandboxOptions
+    name: String, tier: Tier, options: CompileOptions, color: ColorChoice, sandbox: SandboxOptions
   ) throws -> Never {
     let (cpuSeconds, memoryBytes) = (sandbox.cpuSeconds, sandbox.memoryBytes)
-    guard let source = readSource() else {
+    guard let source = SandboxInput.readSource() else {
       Terminal.writeError("error: sandbox: expected the source's length and bytes on standard input\n")
       Kaleidoscope.exit(withError: ExitCode.validationFailure)
     }
@@ -134,25 +134,6 @@ enum SandboxedRun {
       Terminal.writeError("error: sandbox: cannot enter it: \(String(cString: strerror(errno)))\n")
       exit(1)
     }
-  }
-
-  /// `LENGTH\n` then LENGTH bytes, read without reading past them.
-  static func readSource() -> [UInt8]? {
-    var header: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(0, &byte, 1) == 1 && byte != UInt8(ascii: "\n") && header.count < 20 { header.append(byte) }
-    guard byte == UInt8(ascii: "\n"), let length = Int(String(decoding: header, as: UTF8.self)), length >= 0 else {
-      return nil
-    }
-    var source = [UInt8](repeating: 0, count: length)
-    var done = 0
-    while done < length {
-      let count = source[done...].withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return nil }
-      done += count
-    }
-    return source
   }
 
   private static func readAll(_ descriptor: Int32) -> [UInt8] {

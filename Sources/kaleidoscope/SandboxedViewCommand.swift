@@ -12,14 +12,9 @@ struct SandboxedViewCommand: ParsableCommand {
     commandName: Sandbox.viewCommand, abstract: "Print a view of a program, sandboxed (the playground).",
     shouldDisplay: false)
 
-  /// What to print.
-  enum View: String, ExpressibleByArgument {
-    case tokens, ast, ir, asm
-  }
-
   @Option(help: "tokens, ast, ir or asm.")
   var view: View
-  @Option(help: "The target triple of the asm view.")
+  @Option(help: "The target of the asm view: a triple or a short name (x86-64, aarch64, riscv64, wasm32).")
   var target: String?
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var sandbox: SandboxOptions
@@ -28,7 +23,7 @@ struct SandboxedViewCommand: ParsableCommand {
   var name = "<stdin>"
 
   func run() throws {
-    guard let source = SandboxedRun.readSource() else {
+    guard let source = SandboxInput.readSource() else {
       Terminal.writeError("error: sandbox: expected the source's length and bytes on standard input\n")
       throw ExitCode.validationFailure
     }
@@ -45,9 +40,10 @@ struct SandboxedViewCommand: ParsableCommand {
     case .ast:
       text = ASTDump.render(LargeStack.run { Parser.parse(file) }.tree)
     case .ir where !checked.diagnostics.hasErrors:
-      text = try reportingBackEndErrors { try Pipeline.ir(of: file, options: options) }.product ?? ""
+      text = try reportingBackEndErrors { try Pipeline.ir(of: checked.program, options: options) }
     case .asm where !checked.diagnostics.hasErrors:
-      text = try reportingBackEndErrors { try Pipeline.assembly(of: file, target: target, options: options) }.product ?? ""
+      let triple = target.map(TargetName.triple(for:))
+      text = try reportingBackEndErrors { try Pipeline.assembly(of: checked.program, target: triple, options: options) }
     case .ir, .asm:
       break
     }

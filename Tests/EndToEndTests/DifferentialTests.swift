@@ -41,7 +41,7 @@ struct DifferentialTests {
     try program.write(toFile: source, atomically: true, encoding: .utf8)
     let semantics = seed % 2 == 0 ? "--for-semantics=current" : "--for-semantics=legacy"
 
-    let reference = try Tool.run(["run", "--engine", "interpreter", semantics, source], stdin: input)
+    let reference = try Tool.run(["run", "--tier", "interp", semantics, source], stdin: input)
     // A program may stop at a runtime error (an index out of bounds, the end of the input),
     // but never fail otherwise.
     try #require(

@@ -26,7 +26,7 @@ struct ExampleTests {
     return TestData.path("Examples", "\(name).\(suffix)")
   }
 
-  @Test(arguments: examples, [["run"], ["run", "--engine", "interpreter"]])
+  @Test(arguments: examples, [["run"], ["run", "--tier", "interp"]])
   func example(_ example: String, command: [String]) throws {
     let input = (try? String(contentsOfFile: Self.expected(example, "in"), encoding: .utf8)) ?? ""
     let output = try Tool.run(command + [example], stdin: input, in: Self.root.path)

@@ -67,7 +67,7 @@ struct RunTests {
   @Test("the interpreter prints the same", arguments: programs)
   func interpreted(program: Program) throws {
     let output = try Tool.run(
-      program.arguments + ["--engine", "interpreter", "\(program.name).ks"], stdin: program.input,
+      program.arguments + ["--tier", "interp", "\(program.name).ks"], stdin: program.input,
       in: TestData.path("Programs", ""))
     #expect(output.stdout == program.expected("out"))
     #expect(output.stderr == program.expected("err"))

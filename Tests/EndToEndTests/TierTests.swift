@@ -131,4 +131,19 @@ struct TierTests {
     #expect(output.status == 64)
     #expect(output.stderr.contains(message), "\(output.stderr)")
   }
+
+  /// `interpreter`, the older spelling of `interp`, and the older flag `--engine` still work
+  /// for scripts that use them.
+  @Test(arguments: [["--engine", "interpreter"], ["--tier", "interpreter"], ["--engine", "interp"]])
+  func olderSpellingsStillWork(arguments: [String]) throws {
+    let output = try Self.run(["--stats"] + arguments, "1 + 2\n")
+    #expect(output.stdout == "3\n")
+    #expect(output.stderr.contains("stats: tier: interp\n"), "\(output.stderr)")
+  }
+
+  @Test func theREPLRefusesTheInterpTier() throws {
+    let output = try Tool.run(["repl", "--tier", "interp"], stdin: "1\n")
+    #expect(output.status == 64)
+    #expect(output.stderr.contains("auto or the jit tier"), "\(output.stderr)")
+  }
 }

@@ -19,7 +19,9 @@ struct LimitTests {
     ("{\"source\": ", "the body is not valid JSON"), ("[1, 2]", "the body must be a JSON object"),
     ("{\"stdin\": \"\"}", "missing field 'source'"), ("{\"source\": 5}", "wrong type for 'source'"),
     ("{\"source\": \"1\", \"opt\": 7}", "'opt' must be 0 to 3"),
-    ("{\"source\": \"1\", \"engine\": \"gpu\"}", "'engine' must be 'jit' or 'interpreter'"),
+    ("{\"source\": \"1\", \"engine\": \"gpu\"}", "'engine' must be 'jit' or 'interp'"),
+    ("{\"source\": \"1\", \"engine\": \"auto\"}", "'engine' must be 'jit' or 'interp'"),
+    ("{\"source\": \"1\", \"forSemantics\": \"new\"}", "'forSemantics' must be 'current' or 'legacy'"),
   ])
   func malformedRunRequestsAre400(body: String, message: String) throws {
     let server = try PlaygroundServer()
@@ -29,9 +31,9 @@ struct LimitTests {
   }
 
   @Test(arguments: [
-    ("{\"source\": \"1\", \"view\": \"pixels\"}", "'view' must be 'tokens', 'ast', 'ir' or 'asm'"),
+    ("{\"source\": \"1\", \"view\": \"pixels\"}", "'view' must be one of 'tokens', 'ast', 'ir', 'asm'"),
     ("{\"source\": \"1\", \"view\": \"asm\", \"target\": \"z80\"}",
-     "'target' must be one of 'x86-64', 'aarch64', 'riscv64', 'wasm32'"),
+     "'target' must be one of 'x86-64', 'aarch64', 'riscv64', 'wasm32', or a triple of one of them"),
   ])
   func malformedViewRequestsAre400(body: String, message: String) throws {
     let server = try PlaygroundServer()

@@ -68,26 +68,21 @@ public enum Pipeline {
     }
   }
 
-  /// The LLVM IR of every definition in `file`, as `ir` prints it.
-  public static func ir(of file: SourceFile, options: CompileOptions) throws -> Compilation<String> {
-    try LargeStack.run { () throws -> Compilation<String> in
-      let checked = Frontend.check(file)
-      guard !checked.diagnostics.hasErrors else { return Compilation(diagnostics: checked.diagnostics, product: nil) }
+  /// The LLVM IR of every definition of a program without errors, as `ir` prints it.
+  public static func ir(of program: CheckedProgram, options: CompileOptions) throws -> String {
+    try LargeStack.run { () throws -> String in
       let machine = try TargetMachine(optimization: options.optimization)
-      let module = try module(for: checked.program, in: Context(), for: machine, options: options, selection: .all)
-      return Compilation(diagnostics: checked.diagnostics, product: module.text)
+      return try module(for: program, in: Context(), for: machine, options: options, selection: .all).text
     }
   }
 
-  /// The assembly of every definition in `file` for `target` (nil: this machine), as
-  /// `build --emit asm` writes it but without `main` (the playground's Assembly pane).
-  public static func assembly(of file: SourceFile, target: String?, options: CompileOptions) throws -> Compilation<String> {
-    try LargeStack.run { () throws -> Compilation<String> in
-      let checked = Frontend.check(file)
-      guard !checked.diagnostics.hasErrors else { return Compilation(diagnostics: checked.diagnostics, product: nil) }
+  /// The assembly of every definition of a program without errors, for `target` (nil: this
+  /// machine), as `build --emit asm` writes it but without `main` (the playground's pane).
+  public static func assembly(of program: CheckedProgram, target: String?, options: CompileOptions) throws -> String {
+    try LargeStack.run { () throws -> String in
       let machine = try TargetMachine(triple: target, optimization: options.optimization)
-      let module = try module(for: checked.program, in: Context(), for: machine, options: options, selection: .all)
-      return Compilation(diagnostics: checked.diagnostics, product: try ObjectEmitter.assembly(of: module, machine: machine))
+      let module = try module(for: program, in: Context(), for: machine, options: options, selection: .all)
+      return try ObjectEmitter.assembly(of: module, machine: machine)
     }
   }
 

@@ -8,7 +8,7 @@ import KaleidoscopeRuntime
 
 /// The interpreter's host in the tool: externs resolve in this process exactly as the JIT's
 /// do (the runtime's `putchard`/`printd`, the C library, libm), and values are printed by the
-/// runtime, through the same output buffer. So `run --engine interpreter` and `run` print
+/// runtime, through the same output buffer. So `run --tier interp` and `run` print
 /// byte for byte the same, and an unresolved extern ends the same way.
 public final class RuntimeHost: InterpreterHost {
   /// A C function `double f(double, ...)`, by arity.

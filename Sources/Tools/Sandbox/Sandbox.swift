@@ -1,4 +1,5 @@
 import Dispatch
+import KaleidoscopeFrontend
 
 #if canImport(Glibc)
   import Glibc
@@ -67,15 +68,14 @@ public enum Sandbox {
     public var name: String
     public var stdin: [UInt8] = []
     /// `jit` or `interp`.
-    public var tier = "jit"
+    public var tier = Tier.jit
     public var optimization = 2
-    public var forSemantics = "current"
+    public var forSemantics = ForSemantics.current
     public var quiet = false
     /// Try what the sandbox must refuse instead of running the program (the tests).
     public var probe = false
-    /// Instead of running the program, print one of its views: `tokens`, `ast`, `ir` or
-    /// `asm` (the playground's panes).
-    public var view: String?
+    /// Instead of running the program, print one of its views (the playground's panes).
+    public var view: View?
     /// The target triple of the `asm` view; nil for this machine.
     public var target: String?
     /// Diagnostics as JSON lines (`DiagnosticJSON`) instead of clang's text.
@@ -110,9 +110,9 @@ public enum Sandbox {
   static func arguments(for request: Request, limits: Limits) -> [String] {
     var arguments = ["kaleidoscope"]
     if let view = request.view {
-      arguments += [viewCommand, "--view", view] + (request.target.map { ["--target", $0] } ?? [])
+      arguments += [viewCommand, "--view", view.rawValue] + (request.target.map { ["--target", $0] } ?? [])
     } else {
-      arguments += ["run", childOption, "--tier", request.tier, "--for-semantics", request.forSemantics]
+      arguments += ["run", childOption, "--tier", request.tier.rawValue, "--for-semantics", request.forSemantics.rawValue]
       arguments += (request.quiet ? ["-q"] : []) + (request.probe ? ["--sandbox-probe"] : [])
     }
     arguments += [
@@ -153,8 +153,7 @@ public enum Sandbox {
     stdout.start(in: readers)
     stderr.start(in: readers)
     Thread.start {
-      // The source, length first, then the program's own input.
-      writeAll(Array("\(request.source.count)\n".utf8) + request.source + request.stdin, to: input.write)
+      writeAll(SandboxInput.frame(source: request.source, stdin: request.stdin), to: input.write)
       close(input.write)
     }
     var wallExhausted = false

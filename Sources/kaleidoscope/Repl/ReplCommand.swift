@@ -4,6 +4,7 @@
 import ArgumentParser
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
+import KaleidoscopeSandbox
 import KaleidoscopeRuntime
 
 /// `kaleidoscope repl`: read, compile, run, print, one input at a time.
@@ -36,17 +37,15 @@ struct ReplCommand: ParsableCommand {
       """
   )
 
-  /// How inputs run (`--tier`).
-  enum Tier: String, ExpressibleByArgument, CaseIterable {
-    case auto
-    case jit
-  }
-
   @Option(help: "auto: expressions start in the interpreter and definitions compile in the background; jit: compile each input before it runs.")
   var tier: Tier = .auto
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var semantics: SemanticsOptions
   @OptionGroup var color: ColorOptions
+
+  func validate() throws {
+    if tier == .interp { throw ValidationError("the REPL runs in the auto or the jit tier, not interp") }
+  }
 
   func run() throws {
     try Self.start(

@@ -6,7 +6,7 @@ struct RunRequest: Decodable {
   var stdin: String?
   /// 0 to 3; 2 when absent.
   var opt: Int?
-  /// `jit` (the default) or `interpreter`.
+  /// A `Tier`'s spelling: `jit` (the default) or `interp` (`interpreter` still works).
   var engine: String?
   /// `current` (the default) or `legacy`.
   var forSemantics: String?
@@ -26,10 +26,10 @@ struct RunResponse: Encodable {
 /// `POST /api/view`.
 struct ViewRequest: Decodable {
   var source: String
-  /// `tokens`, `ast`, `ir` or `asm`.
+  /// A `View`'s name.
   var view: String
   var opt: Int?
-  /// One of `PlaygroundTarget`'s names, for `asm`.
+  /// A `TargetName`'s short name or a triple of one, for `asm`.
   var target: String?
 }
 
@@ -77,21 +77,4 @@ struct DiagnosticEntry: Codable, Equatable {
 /// The body of every 4xx and 5xx answer.
 struct ErrorResponse: Encodable {
   var error: String
-}
-
-/// The targets of the Assembly pane.
-enum PlaygroundTarget: String, CaseIterable {
-  case x86_64 = "x86-64"
-  case aarch64 = "aarch64"
-  case riscv64 = "riscv64"
-  case wasm32 = "wasm32"
-
-  var triple: String {
-    switch self {
-    case .x86_64: "x86_64-unknown-linux-gnu"
-    case .aarch64: "aarch64-unknown-linux-gnu"
-    case .riscv64: "riscv64-unknown-linux-gnu"
-    case .wasm32: "wasm32-unknown-unknown"
-    }
-  }
 }

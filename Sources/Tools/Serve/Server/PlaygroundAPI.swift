@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KaleidoscopeFrontend
 import KaleidoscopeSandbox
 import Logging
 import NIOCore
@@ -100,18 +101,17 @@ struct PlaygroundAPI: Sendable {
   private func run(_ body: RunRequest) async throws -> Response {
     let opt = body.opt ?? 2
     guard (0...3).contains(opt) else { return failure(.badRequest, "'opt' must be 0 to 3") }
-    let engine = body.engine ?? "jit"
-    guard ["jit", "interpreter"].contains(engine) else {
-      return failure(.badRequest, "'engine' must be 'jit' or 'interpreter'")
+    // A sandboxed run is compiled or interpreted whole: tiers would need a compiler thread.
+    guard let tier = Tier(spelling: body.engine ?? "jit"), tier != .auto else {
+      return failure(.badRequest, "'engine' must be 'jit' or 'interp'")
     }
-    let semantics = body.forSemantics ?? "current"
-    guard ["current", "legacy"].contains(semantics) else {
+    guard let semantics = ForSemantics(rawValue: body.forSemantics ?? "current") else {
       return failure(.badRequest, "'forSemantics' must be 'current' or 'legacy'")
     }
     var request = Sandbox.Request(source: Array(body.source.utf8), name: "main.ks")
     request.stdin = Array((body.stdin ?? "").utf8)
     request.optimization = opt
-    request.tier = engine == "jit" ? "jit" : "interp"
+    request.tier = tier
     request.forSemantics = semantics
     request.jsonDiagnostics = true
     guard let result = await sandboxed(request) else { return noSandbox }
@@ -124,21 +124,22 @@ struct PlaygroundAPI: Sendable {
   }
 
   private func view(_ body: ViewRequest) async throws -> Response {
-    guard ["tokens", "ast", "ir", "asm"].contains(body.view) else {
-      return failure(.badRequest, "'view' must be 'tokens', 'ast', 'ir' or 'asm'")
+    guard let view = View(rawValue: body.view) else {
+      let names = View.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+      return failure(.badRequest, "'view' must be one of \(names)")
     }
     let opt = body.opt ?? 0
     guard (0...3).contains(opt) else { return failure(.badRequest, "'opt' must be 0 to 3") }
-    var target: PlaygroundTarget?
+    var target: TargetName?
     if let name = body.target {
-      target = PlaygroundTarget(rawValue: name)
+      target = TargetName(spelling: name)
       guard target != nil else {
-        let names = PlaygroundTarget.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        return failure(.badRequest, "'target' must be one of \(names)")
+        let names = TargetName.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        return failure(.badRequest, "'target' must be one of \(names), or a triple of one of them")
       }
     }
     var request = Sandbox.Request(source: Array(body.source.utf8), name: "main.ks")
-    request.view = body.view
+    request.view = view
     request.target = target?.triple
     request.optimization = opt
     request.jsonDiagnostics = true
@@ -150,10 +151,10 @@ struct PlaygroundAPI: Sendable {
     }
     let text = String(decoding: result.stdout, as: UTF8.self)
     let listing: (text: String, lines: [Int]) =
-      switch body.view {
-      case "ir": Listing.ir(text)
-      case "asm": Listing.assembly(text)
-      default: (text, [])
+      switch view {
+      case .ir: Listing.ir(text)
+      case .asm: Listing.assembly(text)
+      case .tokens, .ast: (text, [])
       }
     return json(ViewResponse(text: listing.text, diagnostics: diagnostics, lines: listing.lines))
   }
