@@ -105,7 +105,7 @@ public struct Bindings: Sendable, Equatable {
   public var count: Int32
 
   /// The indices of the bindings in the tree's binding table.
-  public var indices: Range<Int> { Int(first)..<Int(first + count) }
+  @inlinable public var indices: Range<Int> { Int(first)..<Int(first + count) }
 }
 
 /// The parts of a `var ... in` expression.

@@ -20,11 +20,15 @@ public struct ExprList: Hashable, Sendable {
 
 /// The expressions of an `ExprList`, read from the tree's list storage without copying.
 public struct ExprIDs: RandomAccessCollection, Sendable {
-  let storage: ArraySlice<Int32>
+  @usableFromInline let storage: ArraySlice<Int32>
 
-  public var startIndex: Int { storage.startIndex }
-  public var endIndex: Int { storage.endIndex }
-  public subscript(position: Int) -> ExprID { ExprID(index: storage[position]) }
+  @usableFromInline init(storage: ArraySlice<Int32>) {
+    self.storage = storage
+  }
+
+  @inlinable public var startIndex: Int { storage.startIndex }
+  @inlinable public var endIndex: Int { storage.endIndex }
+  @inlinable public subscript(position: Int) -> ExprID { ExprID(index: storage[position]) }
 }
 
 /// A parsed source file: its items and the arena holding their expressions.
@@ -45,10 +49,10 @@ public struct SyntaxTree: Sendable {
   @usableFromInline var nodes: [Node] = []
   /// Call arguments: for each call, its argument count, then its arguments.
   @usableFromInline var lists: [Int32] = []
-  private var loops: [Loop] = []
-  private var varIns: [VarIn] = []
-  private var globalDeclarations: [Bindings] = []
-  private var varBindings: [VarBinding] = []
+  @usableFromInline var loops: [Loop] = []
+  @usableFromInline var varIns: [VarIn] = []
+  @usableFromInline var globalDeclarations: [Bindings] = []
+  @usableFromInline var varBindings: [VarBinding] = []
   /// How many pairs of parentheses enclose each expression, by node, when the parser was
   /// asked to record them (the formatter keeps them); nodes past the end have none. The
   /// nesting limit keeps a count within 16 bits.
@@ -98,7 +102,7 @@ public struct SyntaxTree: Sendable {
   }
 
   /// The offset of the node's main token.
-  public func start(of id: ExprID) -> Int { Int(nodes[Int(id.index)].start) }
+  @inlinable public func start(of id: ExprID) -> Int { Int(nodes[Int(id.index)].start) }
 
   /// The range of the node's main token.
   public func range(of id: ExprID) -> SourceRange {
@@ -110,19 +114,20 @@ public struct SyntaxTree: Sendable {
     SourceRange(start: start, end: Lexer.tokenEnd(in: file, at: start))
   }
 
+  @inlinable
   public func arguments(_ list: ExprList) -> ExprIDs {
     ExprIDs(storage: lists[Int(list.start)..<Int(list.start + list.count)])
   }
 
-  public func loop(_ index: Int32) -> Loop { loops[Int(index)] }
-  public func varIn(_ index: Int32) -> VarIn { varIns[Int(index)] }
+  @inlinable public func loop(_ index: Int32) -> Loop { loops[Int(index)] }
+  @inlinable public func varIn(_ index: Int32) -> VarIn { varIns[Int(index)] }
   /// The bindings of a `.globalDeclaration` node.
   public func globalDeclaration(_ index: Int32) -> Bindings { globalDeclarations[Int(index)] }
   /// The bytes of a `.string` node's literal.
   public func string(_ index: Int32) -> [UInt8] { strings[Int(index)] }
 
   /// The bindings of a `var`, in order.
-  public func bindings(_ bindings: Bindings) -> ArraySlice<VarBinding> { varBindings[bindings.indices] }
+  @inlinable public func bindings(_ bindings: Bindings) -> ArraySlice<VarBinding> { varBindings[bindings.indices] }
 
   /// How many `var` bindings the tree has (the size of its binding table).
   public var bindingCount: Int { varBindings.count }

@@ -76,14 +76,15 @@ public struct CheckedProgram: Sendable {
   /// refers to (an assignment's is its target's) (a local's index, or `-2 - index` for a global), the loop variable of
   /// a `for` loop, or the function a `.call` or user-defined operator calls; -1 where
   /// nothing is referred to (built-in operators, literals).
-  let resolutions: [Int32]
+  @usableFromInline let resolutions: [Int32]
   /// The local each `var` binding declares, by its index in the tree's binding table.
-  let bindingLocals: [LocalID]
+  @usableFromInline let bindingLocals: [LocalID]
 
   public var file: SourceFile { tree.file }
 
   /// What the name of a `.variable`, `.element`, `.storeElement` or `.length` node refers to
   /// (for an assignment, ask about its target).
+  @inlinable
   public func variable(of id: ExprID) -> VariableReference {
     let value = resolutions[Int(id.index)]
     return value >= 0 ? .local(LocalID(index: value)) : .global(GlobalID(index: -2 - value))
@@ -104,17 +105,20 @@ public struct CheckedProgram: Sendable {
   }
 
   /// The loop variable of a `.loop` node whose loop has one (`Loop.variable`).
+  @inlinable
   public func loopVariable(of id: ExprID) -> LocalID {
     LocalID(index: resolutions[Int(id.index)])
   }
 
   /// The locals a `var ... in`'s bindings declare, in order (parallel to
   /// `tree.bindings(of:)`).
+  @inlinable
   public func bindingLocals(of varIn: VarIn) -> ArraySlice<LocalID> {
     bindingLocals[varIn.bindings.indices]
   }
 
   /// The function a call or user-defined operator node calls; `nil` for a built-in operator.
+  @inlinable
   public func callee(of id: ExprID) -> FunctionID? {
     let value = resolutions[Int(id.index)]
     return value < 0 ? nil : FunctionID(index: value)
