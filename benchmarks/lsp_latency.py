@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import generate  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOL = os.path.join(ROOT, ".build", "release", "kaleidoscope")
+TOOL = os.environ.get("KALEIDOSCOPE_TOOL", os.path.join(ROOT, ".build", "release", "kaleidoscope"))
 URI = "file:///bench/big.ks"
 
 

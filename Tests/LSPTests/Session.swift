@@ -8,7 +8,12 @@ final class Session: MessageSink {
   private(set) lazy var server = LanguageServer(sink: self)
   private var nextID = 1
 
-  func send(_ message: JSON) { sent.append(message) }
+  /// Keeps the message as the client reads it: its text, parsed.
+  func send(_ message: OutgoingMessage) {
+    let parsed = JSON.parse(message.encoded())
+    #expect(parsed != nil, "the server sent text that is not JSON")
+    sent.append(parsed ?? .null)
+  }
 
   /// A session past `initialize`, with `text` open as `uri` if given.
   static func started(opening text: String? = nil, uri: String = "file:///work/test.ks") -> Session {

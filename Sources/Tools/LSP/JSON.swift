@@ -27,82 +27,23 @@ public enum JSON: Sendable, Hashable {
     return nil
   }
 
-  /// Parses JSON text; `nil` when it is not JSON (or nests deeper than `JSONParser`
-  /// allows).
+  /// Parses JSON text; `nil` when it is not exactly one JSON value (or nests deeper than
+  /// Foundation's decoder allows, 512 levels, so no message can exhaust the stack).
   public static func parse(_ bytes: [UInt8]) -> JSON? {
-    var parser = JSONParser(bytes)
-    return parser.document()
+    try? JSONDecoder().decode(JSON.self, from: Data(bytes))
   }
 
-  /// A typed value encoded as JSON.
-  public init<Value: Encodable>(encoding value: Value) throws {
-    guard let json = JSON.parse(Array(try JSONEncoder().encode(value))) else {
-      throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "not JSON"))
-    }
-    self = json
-  }
-
-  /// This value decoded into a typed one.
-  public func decode<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value {
-    try JSONDecoder().decode(type, from: Data(serialized()))
-  }
-
-  /// The compact JSON text of this value.
+  /// The compact JSON text of this value, its keys sorted, so that the same value is always
+  /// the same text (tests compare it).
   public func serialized() -> [UInt8] {
-    var out: [UInt8] = []
-    write(to: &out)
-    return out
+    // A JSON value always encodes; the fallback is never taken.
+    (try? Array(Self.encoder.encode(self))) ?? Array("null".utf8)
   }
 
-  private func write(to out: inout [UInt8]) {
-    switch self {
-    case .null: out += Array("null".utf8)
-    case .bool(let value): out += Array((value ? "true" : "false").utf8)
-    case .number(let value): out += Array(Self.text(of: value).utf8)
-    case .string(let value): Self.write(string: value, to: &out)
-    case .array(let elements):
-      out.append(UInt8(ascii: "["))
-      for (index, element) in elements.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        element.write(to: &out)
-      }
-      out.append(UInt8(ascii: "]"))
-    case .object(let members):
-      out.append(UInt8(ascii: "{"))
-      // Sorted keys: the same value is always the same text (tests compare it).
-      for (index, key) in members.keys.sorted().enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        Self.write(string: key, to: &out)
-        out.append(UInt8(ascii: ":"))
-        members[key]!.write(to: &out)
-      }
-      out.append(UInt8(ascii: "}"))
-    }
-  }
-
-  /// Whole numbers without a fraction (ids, positions), others as Swift prints them.
-  private static func text(of value: Double) -> String {
-    guard value.isFinite else { return "null" }
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return "\(value)"
-  }
-
-  private static func write(string: String, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    for byte in string.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-      case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-      case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-      case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-      case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-      case 0..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-      default: out.append(byte)
-      }
-    }
-    out.append(UInt8(ascii: "\""))
+  private static var encoder: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
   }
 }
 

@@ -5,9 +5,9 @@ extension LanguageServer {
   /// Keywords, functions and externs, user-defined operators, globals and arrays, and the
   /// variables of the function the cursor is in (declared before it), each with its
   /// signature or kind. The client filters them by what has been typed.
-  func completion(_ params: JSON) throws -> JSON {
+  func completion(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: TextDocumentPositionParams.self)
-    guard let analysis = analysis(request.textDocument.uri) else { return .null }
+    guard let analysis = analysis(request.textDocument.uri) else { return JSON.null }
     let offset = analysis.document.offset(of: request.position)
     let tree = analysis.tree
     var items = Keyword.allCases.map { keyword in
@@ -31,7 +31,7 @@ extension LanguageServer {
     for (name, detail) in localsInScope(analysis, at: offset) {
       items.append(CompletionItem(label: name, kind: CompletionItemKind.variable, detail: detail, sortText: "0\(name)"))
     }
-    return try JSON(encoding: CompletionList(isIncomplete: false, items: items))
+    return CompletionList(isIncomplete: false, items: items)
   }
 
   /// The parameters and variables of the definition around `offset` declared before it.
@@ -72,15 +72,15 @@ extension LanguageServer {
 
   /// The function whose call the cursor is inside, its signature, and which argument the
   /// cursor is in. Found from the tokens (the call is usually unfinished while it is typed).
-  func signatureHelp(_ params: JSON) throws -> JSON {
+  func signatureHelp(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: TextDocumentPositionParams.self)
-    guard let analysis = analysis(request.textDocument.uri) else { return .null }
+    guard let analysis = analysis(request.textDocument.uri) else { return JSON.null }
     let offset = analysis.document.offset(of: request.position)
     guard let (name, argument) = Self.enclosingCall(Lexer.tokenize(analysis.file), before: offset, in: analysis.document.bytes),
       let nameID = analysis.tree.names.lookup(name), let id = analysis.program.functions.lookup(nameID)
-    else { return .null }
+    else { return JSON.null }
     let function = analysis.program.functions[id]
-    guard function.prototype.kind == .function else { return .null }
+    guard function.prototype.kind == .function else { return JSON.null }
     var label = "\(name)("
     var parameters: [ParameterInformation] = []
     for (index, parameter) in function.prototype.parameters.enumerated() {
@@ -94,7 +94,7 @@ extension LanguageServer {
       label: label, documentation: function.origin == .external ? "extern" : nil, parameters: parameters)
     let help = SignatureHelp(
       signatures: [signature], activeSignature: 0, activeParameter: min(argument, max(0, parameters.count - 1)))
-    return try JSON(encoding: help)
+    return help
   }
 
   /// The name before the innermost unclosed call parenthesis before `offset`, and how many

@@ -5,9 +5,9 @@ import KaleidoscopeFrontend
 extension LanguageServer {
   /// Quick fixes for the diagnostics in the range: "did you mean 'fib'?" replaces the name;
   /// a library function used without its `extern` gets the declaration at the top.
-  func codeActions(_ params: JSON) throws -> JSON {
+  func codeActions(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: CodeActionParams.self)
-    guard let analysis = analysis(request.textDocument.uri) else { return [] }
+    guard let analysis = analysis(request.textDocument.uri) else { return JSON.array([]) }
     let document = analysis.document
     let wanted = document.sourceRange(of: request.range)
     var actions: [CodeAction] = []
@@ -33,20 +33,20 @@ extension LanguageServer {
             edit: WorkspaceEdit(changes: [document.uri: [edit]])))
       }
     }
-    return try JSON(encoding: actions)
+    return actions
   }
 
-  func formatting(_ params: JSON) throws -> JSON {
+  func formatting(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: DocumentParams.self)
-    guard let document = documents[request.textDocument.uri] else { return .null }
-    return try JSON(encoding: formattingEdits(document, lines: nil))
+    guard let document = documents[request.textDocument.uri] else { return JSON.null }
+    return try formattingEdits(document, lines: nil)
   }
 
   /// Formats the whole document and keeps the changes that touch the range's lines.
-  func rangeFormatting(_ params: JSON) throws -> JSON {
+  func rangeFormatting(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: RangeParams.self)
-    guard let document = documents[request.textDocument.uri] else { return .null }
-    return try JSON(encoding: formattingEdits(document, lines: request.range.start.line...request.range.end.line))
+    guard let document = documents[request.textDocument.uri] else { return JSON.null }
+    return try formattingEdits(document, lines: request.range.start.line...request.range.end.line)
   }
 
   /// The edits that bring the document to the canonical layout, line by line (so the

@@ -9,56 +9,56 @@ extension LanguageServer {
     return analysis.index.occurrence(at: offset).map { (analysis, $0) }
   }
 
-  func hover(_ params: JSON) throws -> JSON {
+  func hover(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: TextDocumentPositionParams.self)
-    guard let analysis = analysis(request.textDocument.uri) else { return .null }
+    guard let analysis = analysis(request.textDocument.uri) else { return JSON.null }
     let offset = analysis.document.offset(of: request.position)
     let describer = HoverText(analysis: analysis)
     if let occurrence = analysis.index.occurrence(at: offset) {
       let hover = Hover(
         contents: MarkupContent(kind: "markdown", value: describer.describe(occurrence.symbol)),
         range: analysis.document.range(of: occurrence.range))
-      return try JSON(encoding: hover)
+      return hover
     }
-    guard let (text, range) = describer.describeBuiltinOperator(at: offset) else { return .null }
-    return try JSON(encoding: Hover(contents: MarkupContent(kind: "markdown", value: text), range: analysis.document.range(of: range)))
+    guard let (text, range) = describer.describeBuiltinOperator(at: offset) else { return JSON.null }
+    return Hover(contents: MarkupContent(kind: "markdown", value: text), range: analysis.document.range(of: range))
   }
 
-  func definition(_ params: JSON) throws -> JSON {
+  func definition(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: TextDocumentPositionParams.self)
-    guard let (analysis, occurrence) = occurrence(request) else { return .null }
+    guard let (analysis, occurrence) = occurrence(request) else { return JSON.null }
     let range = analysis.declaration(of: occurrence.symbol)
-    return try JSON(encoding: Location(uri: analysis.document.uri, range: analysis.document.range(of: range)))
+    return Location(uri: analysis.document.uri, range: analysis.document.range(of: range))
   }
 
-  func references(_ params: JSON) throws -> JSON {
+  func references(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: ReferenceParams.self)
     let position = TextDocumentPositionParams(textDocument: request.textDocument, position: request.position)
-    guard let (analysis, occurrence) = occurrence(position) else { return [] }
+    guard let (analysis, occurrence) = occurrence(position) else { return JSON.array([]) }
     let includeDeclaration = request.context?.includeDeclaration ?? true
     let locations = analysis.index.occurrences(of: occurrence.symbol)
       .filter { includeDeclaration || !$0.isDeclaration }
       .map { Location(uri: analysis.document.uri, range: analysis.document.range(of: $0.range)) }
-    return try JSON(encoding: locations)
+    return locations
   }
 
-  func prepareRename(_ params: JSON) throws -> JSON {
+  func prepareRename(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: TextDocumentPositionParams.self)
-    guard let (analysis, occurrence) = occurrence(request) else { return .null }
+    guard let (analysis, occurrence) = occurrence(request) else { return JSON.null }
     try Renaming(analysis: analysis).checkRenamable(occurrence.symbol)
     let result = PrepareRenameResult(
       range: analysis.document.range(of: occurrence.range), placeholder: analysis.spelling(of: occurrence.symbol))
-    return try JSON(encoding: result)
+    return result
   }
 
-  func rename(_ params: JSON) throws -> JSON {
+  func rename(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: RenameParams.self)
     let position = TextDocumentPositionParams(textDocument: request.textDocument, position: request.position)
     guard let (analysis, occurrence) = occurrence(position) else {
       throw ResponseError(code: ErrorCode.requestFailed, message: "there is no name here to rename")
     }
     let edits = try Renaming(analysis: analysis).edits(renaming: occurrence.symbol, to: request.newName)
-    return try JSON(encoding: WorkspaceEdit(changes: [analysis.document.uri: edits]))
+    return WorkspaceEdit(changes: [analysis.document.uri: edits])
   }
 }
 

@@ -2,13 +2,13 @@ import KaleidoscopeFrontend
 
 /// Document and workspace symbols, and folding ranges: the outline of a program.
 extension LanguageServer {
-  func documentSymbols(_ params: JSON) throws -> JSON {
+  func documentSymbols(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: DocumentParams.self)
-    guard let analysis = analysis(request.textDocument.uri) else { return .null }
-    return try JSON(encoding: Outline(analysis: analysis).symbols())
+    guard let analysis = analysis(request.textDocument.uri) else { return JSON.null }
+    return Outline(analysis: analysis).symbols()
   }
 
-  func workspaceSymbols(_ params: JSON) throws -> JSON {
+  func workspaceSymbols(_ params: IncomingMessage) throws -> any Encodable {
     let query = try decode(params, as: WorkspaceSymbolParams.self).query.lowercased()
     var found: [SymbolInformation] = []
     for uri in documents.keys.sorted() {
@@ -18,7 +18,7 @@ extension LanguageServer {
           SymbolInformation(name: symbol.name, kind: symbol.kind, location: Location(uri: uri, range: symbol.selectionRange)))
       }
     }
-    return try JSON(encoding: found)
+    return found
   }
 
   /// Whether the query's characters appear in the name in order (`fb` finds `fib`).
@@ -28,10 +28,10 @@ extension LanguageServer {
     return rest.isEmpty
   }
 
-  func foldingRanges(_ params: JSON) throws -> JSON {
+  func foldingRanges(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: DocumentParams.self)
-    guard let analysis = analysis(request.textDocument.uri) else { return .null }
-    return try JSON(encoding: Outline(analysis: analysis).foldingRanges())
+    guard let analysis = analysis(request.textDocument.uri) else { return JSON.null }
+    return Outline(analysis: analysis).foldingRanges()
   }
 }
 

@@ -2,7 +2,7 @@ import KaleidoscopeFrontend
 
 /// Where the server's messages go: standard output in the tool, a list in tests.
 public protocol MessageSink: AnyObject {
-  func send(_ message: JSON)
+  func send(_ message: OutgoingMessage)
 }
 
 /// The JSON-RPC error codes the server answers with.
@@ -51,16 +51,15 @@ public final class LanguageServer {
   /// Handles one message: a request (answered), a notification, or something malformed
   /// (answered with an error when it has an id). Nothing a client sends stops the server
   /// but `exit`.
-  public func handle(_ message: JSON, cancelled: Bool = false) {
-    guard case .object = message, let method = message["method"]?.string else {
-      if let id = message["id"], message["result"] == nil, message["error"] == nil {
+  public func handle(_ message: IncomingMessage, cancelled: Bool = false) {
+    guard let method = message.method else {
+      if let id = message.id, !message.isResponse {
         reply(to: id, error: ResponseError(code: ErrorCode.invalidRequest, message: "a request needs a method"))
       }
       return  // a response to a request of ours (the server sends none), or junk
     }
-    let params = message["params"] ?? .null
-    guard let id = message["id"] else {
-      notification(method, params)
+    guard let id = message.id else {
+      notification(method, message)
       return
     }
     if cancelled {
@@ -68,7 +67,7 @@ public final class LanguageServer {
       return
     }
     do {
-      reply(to: id, result: try request(method, params))
+      reply(to: id, result: try request(method, message))
     } catch let error as ResponseError {
       reply(to: id, error: error)
     } catch {
@@ -76,20 +75,25 @@ public final class LanguageServer {
     }
   }
 
-  /// Answers a message that was not JSON.
-  public func handleMalformed() {
-    sink.send(["jsonrpc": "2.0", "id": .null, "error": ["code": .number(Double(ErrorCode.parseError)), "message": "not JSON"]])
+  /// Handles a message given as a value (the tests').
+  public func handle(_ message: JSON, cancelled: Bool = false) {
+    handle(IncomingMessage(message), cancelled: cancelled)
   }
 
-  private func reply(to id: JSON, result: JSON) {
-    sink.send(["jsonrpc": "2.0", "id": id, "result": result])
+  /// Answers a message that was not JSON.
+  public func handleMalformed() {
+    sink.send(.error(id: .null, code: ErrorCode.parseError, message: "not JSON"))
+  }
+
+  private func reply(to id: JSON, result: any Encodable) {
+    sink.send(.result(id: id, result))
   }
 
   private func reply(to id: JSON, error: ResponseError) {
-    sink.send(["jsonrpc": "2.0", "id": id, "error": ["code": .number(Double(error.code)), "message": .string(error.message)]])
+    sink.send(.error(id: id, code: error.code, message: error.message))
   }
 
-  private func request(_ method: String, _ params: JSON) throws -> JSON {
+  private func request(_ method: String, _ params: IncomingMessage) throws -> any Encodable {
     switch (state, method) {
     case (.starting, "initialize"):
       state = .running
@@ -100,7 +104,7 @@ public final class LanguageServer {
       throw ResponseError(code: ErrorCode.invalidRequest, message: "the server is shutting down")
     case (.running, "shutdown"):
       state = .shuttingDown
-      return .null
+      return JSON.null
     case (.running, "initialize"):
       throw ResponseError(code: ErrorCode.invalidRequest, message: "the server is already initialized")
     case (.running, _):
@@ -112,7 +116,7 @@ public final class LanguageServer {
   }
 
   /// The handler of each request the server answers once initialized.
-  private func handler(for method: String) -> ((JSON) throws -> JSON)? {
+  private func handler(for method: String) -> ((IncomingMessage) throws -> any Encodable)? {
     switch method {
     case "textDocument/hover": hover
     case "textDocument/definition": definition
@@ -132,24 +136,24 @@ public final class LanguageServer {
     }
   }
 
-  private func notification(_ method: String, _ params: JSON) {
+  private func notification(_ method: String, _ params: IncomingMessage) {
     switch method {
     case "exit":
       exitCode = state == .shuttingDown ? 0 : 1
     case "textDocument/didOpen":
-      guard state == .running, let open = try? params.decode(as: DidOpenParams.self) else { return }
+      guard state == .running, let open = try? params.params(as: DidOpenParams.self) else { return }
       let item = open.textDocument
       documents[item.uri] = Document(uri: item.uri, version: item.version, text: item.text)
       changed(item.uri)
     case "textDocument/didChange":
-      guard state == .running, let change = try? params.decode(as: DidChangeParams.self),
+      guard state == .running, let change = try? params.params(as: DidChangeParams.self),
         var document = documents[change.textDocument.uri]
       else { return }
       document.apply(change.contentChanges, version: change.textDocument.version ?? document.version + 1)
       documents[document.uri] = document
       changed(document.uri)
     case "textDocument/didClose":
-      guard let close = try? params.decode(as: DidCloseParams.self), documents[close.textDocument.uri] != nil else { return }
+      guard let close = try? params.params(as: DidCloseParams.self), documents[close.textDocument.uri] != nil else { return }
       let uri = close.textDocument.uri
       documents[uri] = nil
       analyses[uri] = nil
@@ -192,14 +196,13 @@ public final class LanguageServer {
   }
 
   private func publish(_ params: PublishDiagnosticsParams) {
-    guard let params = try? JSON(encoding: params) else { return }
-    sink.send(["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params])
+    sink.send(.notification(method: "textDocument/publishDiagnostics", params: params))
   }
 
   /// Decodes a request's parameters (a malformed one is an invalid-parameters error).
-  func decode<Params: Decodable>(_ params: JSON, as type: Params.Type) throws -> Params {
+  func decode<Params: Decodable>(_ message: IncomingMessage, as type: Params.Type) throws -> Params {
     do {
-      return try params.decode(as: type)
+      return try message.params(as: type)
     } catch {
       throw ResponseError(code: ErrorCode.invalidParams, message: "invalid parameters: \(error)")
     }

@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Dispatch
+import FoundationEssentials
 
 /// Reads `Content-Length`-framed messages from a file descriptor.
 struct MessageReader {
@@ -94,8 +95,8 @@ final class MessageWriter: MessageSink {
     self.descriptor = descriptor
   }
 
-  func send(_ message: JSON) {
-    let body = message.serialized()
+  func send(_ message: OutgoingMessage) {
+    let body = message.encoded()
     let frame = Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
     var written = 0
     while written < frame.count {
@@ -118,7 +119,7 @@ final class MessageWriter: MessageSink {
 public final class MessageLoop: @unchecked Sendable {
   private let lock = DispatchQueue(label: "kaleidoscope.lsp.queue")
   private let arrived = DispatchSemaphore(value: 0)
-  private var queue: [(frame: MessageReader.Frame, message: JSON?)] = []
+  private var queue: [(frame: MessageReader.Frame, message: IncomingMessage?)] = []
   private var cancelled: Set<JSON> = []
 
   public init() {}
@@ -149,7 +150,7 @@ public final class MessageLoop: @unchecked Sendable {
             server.handleMalformed()
             continue
           }
-          server.handle(message, cancelled: message["id"].map(takeCancellation) ?? false)
+          server.handle(message, cancelled: message.id.map(takeCancellation) ?? false)
           if let code = server.exitCode { return code }
         }
       }
@@ -159,19 +160,19 @@ public final class MessageLoop: @unchecked Sendable {
   }
 
   private func enqueue(_ frame: MessageReader.Frame) {
-    var message: JSON?
-    if case .message(let body) = frame { message = JSON.parse(body) }
+    var message: IncomingMessage?
+    if case .message(let body) = frame { message = IncomingMessage(body: Data(body)) }
     lock.sync {
       queue.append((frame, message))
-      if let message, message["method"]?.string == "$/cancelRequest", let id = message["params"]?["id"] {
-        cancelled.insert(id)
+      if let message, message.method == "$/cancelRequest", let cancel = try? message.params(as: CancelParams.self) {
+        cancelled.insert(cancel.id)
       }
     }
     arrived.signal()
   }
 
   /// Waits for a message, then takes every one queued.
-  private func takeAll() -> [(frame: MessageReader.Frame, message: JSON?)] {
+  private func takeAll() -> [(frame: MessageReader.Frame, message: IncomingMessage?)] {
     arrived.wait()
     let batch = lock.sync {
       defer { queue.removeAll() }

@@ -107,10 +107,10 @@ struct SemanticTokenEncoder {
 }
 
 extension LanguageServer {
-  func semanticTokens(_ params: JSON) throws -> JSON {
+  func semanticTokens(_ params: IncomingMessage) throws -> any Encodable {
     let request = try decode(params, as: DocumentParams.self)
-    guard let analysis = analysis(request.textDocument.uri) else { return .null }
+    guard let analysis = analysis(request.textDocument.uri) else { return JSON.null }
     var encoder = SemanticTokenEncoder(analysis)
-    return try JSON(encoding: SemanticTokens(data: encoder.encode()))
+    return SemanticTokens(data: encoder.encode())
   }
 }
