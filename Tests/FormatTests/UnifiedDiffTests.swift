@@ -57,6 +57,19 @@ struct UnifiedDiffTests {
     return UnifiedDiff.make(old: text(old), new: text(new), oldName: "a", newName: "b")
   }
 
+  /// A long file with scattered changes gets the shortest diff, however long it is (the
+  /// diff has no size limit: 3,000 lines each side, past any table of lines by lines).
+  @Test func aLongFileGetsItsShortestDiff() throws {
+    let old = (0..<3000).map { "line \($0)" }
+    var new = old
+    for index in stride(from: 5, to: 3000, by: 100) { new[index] = "changed \(index)" }
+    let diff = Self.diff(old, new)
+    let lines = diff.split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix("-") && !$0.hasPrefix("---") }.count == 30)
+    #expect(lines.filter { $0.hasPrefix("+") && !$0.hasPrefix("+++") }.count == 30)
+    #expect(Self.apply(diff, to: old) == new)
+  }
+
   @Test(arguments: 1...200 as ClosedRange<UInt64>)
   func appliesToGiveTheNewText(seed: UInt64) {
     var random = SplitMix64(seed: seed)

@@ -104,56 +104,34 @@ public enum UnifiedDiff {
     var newLine: Int
   }
 
-  /// The most cells the longest-common-subsequence table may have (16 MB of it); past that,
-  /// the lines between the common prefix and suffix are shown as all replaced, which is
-  /// correct but not the shortest diff.
-  static let tableLimit = 4_000_000
-
-  /// The edits from `a` to `b` along a longest common subsequence of lines, after the
-  /// common prefix and suffix (which formatting leaves long) are set aside. Within a change,
-  /// deleted lines come before inserted ones, as `diff -u` prints them.
+  /// The edits from `a` to `b`, from the standard library's `difference(from:)` (Myers's
+  /// algorithm: a shortest edit script, with no size limit). Within a change, deleted lines
+  /// come before inserted ones, as `diff -u` prints them.
   private static func script(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit] {
-    var prefix = 0
-    while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
-    var suffix = 0
-    while suffix < a.count - prefix && suffix < b.count - prefix && a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
-      suffix += 1
-    }
-    let n = a.count - prefix - suffix
-    let m = b.count - prefix - suffix
-    var edits = (0..<prefix).map { Edit(kind: .same, oldLine: $0, newLine: $0) }
-    guard (n + 1) * (m + 1) <= tableLimit else {
-      edits += (0..<n).map { Edit(kind: .deleted, oldLine: prefix + $0, newLine: prefix) }
-      edits += (0..<m).map { Edit(kind: .inserted, oldLine: prefix + n, newLine: prefix + $0) }
-      for k in 0..<suffix { edits.append(Edit(kind: .same, oldLine: a.count - suffix + k, newLine: b.count - suffix + k)) }
-      return edits
-    }
-    // lengths[i * (m + 1) + j]: the longest common subsequence of a[prefix + i...] and
-    // b[prefix + j...].
-    var lengths = [Int32](repeating: 0, count: (n + 1) * (m + 1))
-    for i in stride(from: n - 1, through: 0, by: -1) {
-      for j in stride(from: m - 1, through: 0, by: -1) {
-        lengths[i * (m + 1) + j] =
-          a[prefix + i] == b[prefix + j]
-          ? lengths[(i + 1) * (m + 1) + j + 1] + 1 : max(lengths[(i + 1) * (m + 1) + j], lengths[i * (m + 1) + j + 1])
+    var removed = [Bool](repeating: false, count: a.count)
+    var inserted = [Bool](repeating: false, count: b.count)
+    for change in b.difference(from: a) {
+      switch change {
+      case .remove(let offset, _, _): removed[offset] = true
+      case .insert(let offset, _, _): inserted[offset] = true
       }
     }
+    var edits: [Edit] = []
     var i = 0
     var j = 0
-    while i < n || j < m {
-      if i < n && j < m && a[prefix + i] == b[prefix + j] {
-        edits.append(Edit(kind: .same, oldLine: prefix + i, newLine: prefix + j))
+    while i < a.count || j < b.count {
+      if i < a.count && removed[i] {
+        edits.append(Edit(kind: .deleted, oldLine: i, newLine: j))
         i += 1
+      } else if j < b.count && inserted[j] {
+        edits.append(Edit(kind: .inserted, oldLine: i, newLine: j))
         j += 1
-      } else if i < n && (j == m || lengths[(i + 1) * (m + 1) + j] >= lengths[i * (m + 1) + j + 1]) {
-        edits.append(Edit(kind: .deleted, oldLine: prefix + i, newLine: prefix + j))
-        i += 1
       } else {
-        edits.append(Edit(kind: .inserted, oldLine: prefix + i, newLine: prefix + j))
+        edits.append(Edit(kind: .same, oldLine: i, newLine: j))
+        i += 1
         j += 1
       }
     }
-    for k in 0..<suffix { edits.append(Edit(kind: .same, oldLine: a.count - suffix + k, newLine: b.count - suffix + k)) }
     return edits
   }
 }
