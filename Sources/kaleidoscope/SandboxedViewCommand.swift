@@ -1,5 +1,6 @@
 import ArgumentParser
 import KaleidoscopeBackend
+import KaleidoscopeFormat
 import KaleidoscopeFrontend
 import KaleidoscopeSandbox
 
@@ -16,6 +17,8 @@ struct SandboxedViewCommand: ParsableCommand {
   var view: View
   @Option(help: "The target of the asm view: a triple or a short name (x86-64, aarch64, riscv64, wasm32).")
   var target: String?
+  @Flag(help: "For the ir view: a diff from the IR at -O0 to the IR at the level asked for.")
+  var diff = false
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var sandbox: SandboxOptions
   @OptionGroup var color: ColorOptions
@@ -39,6 +42,8 @@ struct SandboxedViewCommand: ParsableCommand {
       text = TokenListing.render(Lexer.tokenize(file), in: file)
     case .ast:
       text = ASTDump.render(LargeStack.run { Parser.parse(file) }.tree)
+    case .ir where !checked.diagnostics.hasErrors && diff:
+      text = try reportingBackEndErrors { try Self.optimizationDiff(of: checked.program, options: options) }
     case .ir where !checked.diagnostics.hasErrors:
       text = try reportingBackEndErrors { try Pipeline.ir(of: checked.program, options: options) }
     case .asm where !checked.diagnostics.hasErrors:
@@ -49,5 +54,19 @@ struct SandboxedViewCommand: ParsableCommand {
     }
     Terminal.writeOut(text)
     if reporter.report(checked.diagnostics) { throw ExitCode.failure }
+  }
+
+  /// The IR at -O0 and at `options`' level, without debug information (its metadata would
+  /// differ on every line), as a unified diff with every line for context; empty when the
+  /// two are the same.
+  static func optimizationDiff(of program: CheckedProgram, options: CompileOptions) throws -> String {
+    var plain = options
+    plain.debugInfo = false
+    var unoptimized = plain
+    unoptimized.optimization = .none
+    let before = Array(try Pipeline.ir(of: program, options: unoptimized).utf8)
+    let after = Array(try Pipeline.ir(of: program, options: plain).utf8)
+    let everyLine = before.count + after.count
+    return UnifiedDiff.make(old: before, new: after, oldName: "-O0", newName: "-O\(options.optimization.rawValue)", context: everyLine)
   }
 }

@@ -108,6 +108,22 @@ struct APITests {
     #expect(!text.contains(".debug_"))
   }
 
+  /// `"diff": true` answers the IR at -O0 against the IR at `opt` as a unified diff with
+  /// every line, computed in the sandbox; it applies to the IR view only.
+  @Test func theIRViewDiffsAgainstUnoptimizedIR() throws {
+    let server = try PlaygroundServer()
+    let source = "def f(x) x * 2\nf(3)\n"
+    let json = try server.post("/api/view", ["source": source, "view": "ir", "opt": 2, "diff": true]).json()
+    let text = try #require(json["text"] as? String)
+    #expect(text.hasPrefix("--- -O0\n+++ -O2\n@@ "), "\(text)")
+    #expect(text.contains("\n-  %x.addr = alloca double"), "\(text)")
+    #expect(text.contains("\n+define double @f(double %x) local_unnamed_addr"), "\(text)")
+    let same = try server.post("/api/view", ["source": source, "view": "ir", "opt": 0, "diff": true]).json()
+    #expect(same["text"] as? String == "")
+    let misuse = try server.post("/api/view", ["source": source, "view": "asm", "diff": true])
+    #expect(misuse.status == 400)
+  }
+
   @Test func viewsOfAProgramWithErrorsReturnItsDiagnostics() throws {
     let server = try PlaygroundServer()
     let json = try server.post("/api/view", ["source": "def f(x) x +\n", "view": "ast"]).json()

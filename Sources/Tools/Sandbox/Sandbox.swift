@@ -78,6 +78,8 @@ public enum Sandbox {
     public var view: View?
     /// The target triple of the `asm` view; nil for this machine.
     public var target: String?
+    /// For the `ir` view: a diff from the IR at -O0 to the IR at `optimization`.
+    public var diffFromUnoptimized = false
     /// Diagnostics as JSON lines (`DiagnosticJSON`) instead of clang's text.
     public var jsonDiagnostics = false
 
@@ -111,6 +113,7 @@ public enum Sandbox {
     var arguments = ["kaleidoscope"]
     if let view = request.view {
       arguments += [viewCommand, "--view", view.rawValue] + (request.target.map { ["--target", $0] } ?? [])
+      if request.diffFromUnoptimized { arguments.append("--diff") }
     } else {
       arguments += ["run", childOption, "--tier", request.tier.rawValue, "--for-semantics", request.forSemantics.rawValue]
       arguments += (request.quiet ? ["-q"] : []) + (request.probe ? ["--sandbox-probe"] : [])

@@ -31,6 +31,8 @@ struct ViewRequest: Decodable {
   var opt: Int?
   /// A `TargetName`'s short name or a triple of one, for `asm`.
   var target: String?
+  /// For `ir`: a unified diff from the IR at -O0 to the IR at `opt`, every line kept.
+  var diff: Bool?
 }
 
 /// The answer to `POST /api/view`.

@@ -138,8 +138,11 @@ struct PlaygroundAPI: Sendable {
         return failure(.badRequest, "'target' must be one of \(names), or a triple of one of them")
       }
     }
+    let diff = body.diff ?? false
+    guard !diff || view == .ir else { return failure(.badRequest, "'diff' applies to the 'ir' view only") }
     var request = Sandbox.Request(source: Array(body.source.utf8), name: "main.ks")
     request.view = view
+    request.diffFromUnoptimized = diff
     request.target = target?.triple
     request.optimization = opt
     request.jsonDiagnostics = true
@@ -152,6 +155,7 @@ struct PlaygroundAPI: Sendable {
     let text = String(decoding: result.stdout, as: UTF8.self)
     let listing: (text: String, lines: [Int]) =
       switch view {
+      case .ir where diff: (text, [])
       case .ir: Listing.ir(text)
       case .asm: Listing.assembly(text)
       case .tokens, .ast: (text, [])

@@ -106,7 +106,7 @@
     switch (tab) {
       case "tokens": return { source: source, view: "tokens" };
       case "tree": return { source: source, view: "ast" };
-      case "ir": return { source: source, view: "ir", opt: Number($("ir-opt").value) };
+      case "ir": return { source: source, view: "ir", opt: Number($("ir-opt").value), diff: $("ir-diff").checked };
       case "asm": return { source: source, view: "asm", opt: Number($("asm-opt").value), target: $("asm-target").value };
     }
     return null;
@@ -115,26 +115,24 @@
   function refresh(tab) {
     var request = viewRequest(tab);
     if (!request) return;
-    var key = JSON.stringify(request) + (tab === "ir" && $("ir-diff").checked ? "+diff" : "");
+    var key = JSON.stringify(request);
     if (views[tab] && views[tab].key === key) return;
-    var asked = [post("/api/view", request)];
-    if (tab === "ir" && $("ir-diff").checked) asked.push(post("/api/view", { source: request.source, view: "ir", opt: 0 }));
     var ticket = latest[tab] = (latest[tab] || 0) + 1;
-    Promise.all(asked).then(function (answers) {
+    post("/api/view", request).then(function (answer) {
       if (latest[tab] !== ticket) return;  // answered after a newer request: stale
-      views[tab] = { key: key, answer: answers[0] };
-      show(tab, answers[0], answers[1]);
+      views[tab] = { key: key, answer: answer };
+      show(tab, answer, request.diff);
     }, function (error) { status(error.message); });
   }
 
-  function show(tab, answer, before) {
+  function show(tab, answer, isDiff) {
     var text = answer.text || "";
     if (!text && answer.diagnostics.length) text = "(the program has errors; see the editor)";
     if (tab === "tokens") $("tokens").textContent = text;
     if (tab === "tree") {
       if (answer.text) window.drawSyntaxTree($("tree"), answer.text); else $("tree").textContent = text;
     }
-    if (tab === "ir") before ? showDiff($("ir"), before.text, answer.text) : showListing($("ir"), text, answer.lines);
+    if (tab === "ir") isDiff && answer.text ? showDiff($("ir"), answer.text) : showListing($("ir"), isDiff && !text ? "(optimisation changed nothing)" : text, answer.lines);
     if (tab === "asm") showListing($("asm"), text, answer.lines);
     linkSourceLine();
   }
@@ -150,28 +148,17 @@
     });
   }
 
-  // A line diff (longest common subsequence) of the IR before and after optimisation.
-  function showDiff(into, before, after) {
-    var a = before.replace(/\n$/, "").split("\n"), b = after.replace(/\n$/, "").split("\n");
-    if (a.length * b.length > 4e6) { showListing(into, after, []); return; }
-    var n = a.length, m = b.length, table = [];
-    for (var i = 0; i <= n; i++) table.push(new Uint32Array(m + 1));
-    for (i = n - 1; i >= 0; i--)
-      for (var j = m - 1; j >= 0; j--)
-        table[i][j] = a[i] === b[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+  // The IR at -O0 against the IR at the level chosen, as the server's unified diff (every
+  // line kept): its three header lines dropped, each line marked by its first character.
+  function showDiff(into, diff) {
     into.textContent = "";
-    function add(prefix, line, className) {
+    diff.replace(/\n$/, "").split("\n").slice(3).forEach(function (line) {
       var span = document.createElement("span");
-      span.className = "line " + className;
-      span.textContent = prefix + line;
+      var mark = line.charAt(0);
+      span.className = "line" + (mark === "+" ? " diff-add" : mark === "-" ? " diff-remove" : "");
+      span.textContent = (mark === " " ? " " : mark) + " " + line.slice(1);
       into.appendChild(span);
-    }
-    i = 0; j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && a[i] === b[j]) { add("  ", a[i], ""); i++; j++; }
-      else if (j < m && (i === n || table[i][j + 1] >= table[i + 1][j])) { add("+ ", b[j], "diff-add"); j++; }
-      else { add("- ", a[i], "diff-remove"); i++; }
-    }
+    });
   }
 
   // Hovering or moving the cursor to a source line highlights its IR and assembly lines.
