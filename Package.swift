@@ -8,7 +8,6 @@
 //   KaleidoscopeInterpreter  the reference interpreter, over the front end and the runtime
 //   KaleidoscopeBackend    the LLVM wrapper, IR generation, optimisation, JIT, object emission
 //   CEditLine              libedit, for the REPL's line editing and history (system library)
-//   CSort                  the release tool's qsort (build-support/README.md)
 //   kaleidoscope           the command-line tool: a thin layer of subcommands over the libraries
 import Foundation
 import PackageDescription
@@ -67,10 +66,10 @@ let llvmLinkerSettings: [LinkerSetting] = {
 /// `printd`; debug builds export them with `--export-dynamic`. FoundationEssentials (used by
 /// swift-argument-parser) needs its two helper libraries named when it is linked statically.
 ///
-/// Three more tricks make the release tool start faster; build-support/README.md says what
-/// each buys today: the start-up code laid out together (`section-order.txt`, skipped when
-/// missing), static archives instead of shared libraries (`static-libraries/`, skipped unless
-/// every link leads to an archive), and LLVM's qsort replaced (`CSort`).
+/// Two more tricks make the release tool start faster; build-support/README.md says what each
+/// buys today: the start-up code laid out together (`section-order.txt`, skipped when
+/// missing) and static archives instead of shared libraries (`static-libraries/`, skipped
+/// unless every link leads to an archive).
 let buildSupport = Context.packageDirectory + "/build-support"
 let sectionOrder = buildSupport + "/section-order.txt"
 let staticLibraries = buildSupport + "/static-libraries"
@@ -78,7 +77,6 @@ let releaseLinkFlags: [String] = {
   var flags = [
     "-static-stdlib", "-Xclang-linker", "-no-pie",
     "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
-    "-Xlinker", "--wrap=qsort",
   ]
   if FileManager.default.fileExists(atPath: sectionOrder) {
     flags += ["-Xlinker", "--section-ordering-file=\(sectionOrder)"]
@@ -128,8 +126,6 @@ let package = Package(
       cSettings: [.unsafeFlags(["-std=gnu2x", "-O2"])],
       linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]
     ),
-    // The release tool's qsort: a stable sort that finds runs already in order (CSort.h).
-    .target(name: "CSort", path: "build-support/CSort", cSettings: [.unsafeFlags(["-O2"])]),
     .target(name: "CSandbox", path: "Sources/CSandbox"),
     .target(name: "KaleidoscopeSandbox", dependencies: ["KaleidoscopeFrontend"], path: "Sources/Tools/Sandbox"),
     .target(
@@ -194,7 +190,7 @@ let package = Package(
       dependencies: [
         "KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeBackend", "KaleidoscopeFormat", "KaleidoscopeLSP",
         "KaleidoscopeRuntime",
-        "KaleidoscopeSandbox", "CEditLine", "CSort", "CSandbox",
+        "KaleidoscopeSandbox", "CEditLine", "CSandbox",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: llvmSwiftSettings,
@@ -211,7 +207,7 @@ let package = Package(
     .testTarget(
       name: "BackendTests",
       dependencies: [
-        "KaleidoscopeBackend", "KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeRuntime", "CSort", "TestSupport",
+        "KaleidoscopeBackend", "KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeRuntime", "TestSupport",
       ],
       swiftSettings: llvmSwiftSettings,
       linkerSettings: llvmLinkerSettings
