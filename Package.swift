@@ -83,7 +83,7 @@ let releaseLinkFlags: [String] = {
   }
   // Only when every link leads to an archive; libedit's own dependencies are named, as its
   // shared library would have brought them.
-  let archives = ["stdc++", "edit", "tinfo", "bsd", "md", "z"]
+  let archives = ["stdc++", "edit", "tinfo", "bsd", "md", "z", "seccomp"]
   if archives.allSatisfy({ FileManager.default.fileExists(atPath: "\(staticLibraries)/lib\($0).a") }) {
     flags += ["-L", staticLibraries, "-Xlinker", "-ltinfo", "-Xlinker", "-lbsd", "-Xlinker", "-lmd"]
   }
@@ -126,7 +126,8 @@ let package = Package(
       cSettings: [.unsafeFlags(["-std=gnu2x", "-O2"])],
       linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread")]
     ),
-    .target(name: "CSandbox", path: "Sources/CSandbox"),
+    // The sandbox's seccomp filter is built with libseccomp (Debian's libseccomp-dev).
+    .target(name: "CSandbox", path: "Sources/CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
     .target(name: "KaleidoscopeSandbox", dependencies: ["KaleidoscopeFrontend"], path: "Sources/Tools/Sandbox"),
     .target(
       name: "KaleidoscopeFrontend",

@@ -6,6 +6,7 @@
 #                  libstdc++.a and libz.a; Debian has no static libzstd)
 #   llvm-19-tools  FileCheck (IR tests)
 #   libedit-dev    line editing for the REPL
+#   libseccomp-dev the sandbox's seccomp filter (libseccomp)
 #   gdb            the debugger test of `build -g`
 #   python3-pexpect  REPL tests through a pseudo-terminal
 #   neovim         a real editor on the language server (Tests/Editors)
@@ -16,7 +17,7 @@
 #   wrk            HTTP load, for benchmarks/playground.py's neighbours
 set -eu
 missing=""
-for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev gdb python3-pexpect neovim python3-venv libjs-codemirror chromium postgresql wrk; do
+for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev libseccomp-dev gdb python3-pexpect neovim python3-venv libjs-codemirror chromium postgresql wrk; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
 done
 [ -z "$missing" ] && exit 0

@@ -10,11 +10,9 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <malloc.h>
 #include <sched.h>
+#include <seccomp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,14 +20,6 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#if defined(__x86_64__)
-#define KS_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define KS_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#else
-#error "the sandbox knows the system calls of x86-64 and AArch64 only"
-#endif
 
 /* What the process has mapped now, in bytes (/proc/self/statm's first field), or 0. */
 static size_t ks_mapped_bytes(void) {
@@ -68,64 +58,49 @@ int ks_sandbox_close_files(void) {
 /* The system calls running code makes: reading and writing the standard streams, memory,
  * threads' synchronisation, signals (faults and stack overflows are caught), time, exit.
  * mmap and mprotect are allowed too, but never to make memory executable. */
-static const long ks_allowed[] = {
-  SYS_read, SYS_write, SYS_readv, SYS_writev, SYS_close, SYS_lseek, SYS_fstat, SYS_newfstatat,
-  SYS_munmap, SYS_mremap, SYS_brk, SYS_madvise,
-  SYS_futex, SYS_set_robust_list, SYS_rseq, SYS_membarrier, SYS_sched_yield, SYS_sched_getaffinity,
-  SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_sigaltstack, SYS_restart_syscall,
-  SYS_getpid, SYS_gettid, SYS_tgkill, SYS_getrandom, SYS_prlimit64,
-  SYS_clock_gettime, SYS_clock_nanosleep, SYS_nanosleep,
-  SYS_exit, SYS_exit_group,
+static const int ks_allowed[] = {
+  SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev), SCMP_SYS(close), SCMP_SYS(lseek),
+  SCMP_SYS(fstat), SCMP_SYS(newfstatat),
+  SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise),
+  SCMP_SYS(futex), SCMP_SYS(set_robust_list), SCMP_SYS(rseq), SCMP_SYS(membarrier), SCMP_SYS(sched_yield),
+  SCMP_SYS(sched_getaffinity),
+  SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack),
+  SCMP_SYS(restart_syscall),
+  SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(tgkill), SCMP_SYS(getrandom), SCMP_SYS(prlimit64),
+  SCMP_SYS(clock_gettime), SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep),
+  SCMP_SYS(exit), SCMP_SYS(exit_group),
 };
 
-enum { KS_ALLOWED = sizeof ks_allowed / sizeof ks_allowed[0] };
+/* The filter's rules, from libseccomp (which also refuses other architectures' and, on
+ * x86-64, the x32 ABI's numbers, killing the process). Anything not allowed fails with EPERM
+ * rather than killing it, so the runtime reports what it can. */
+static int ks_add_rules(scmp_filter_ctx filter) {
+  int failed = 0;
+  for (size_t i = 0; i < sizeof ks_allowed / sizeof ks_allowed[0]; i++)
+    failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, ks_allowed[i], 0);
+  /* clone makes threads, never processes: CLONE_THREAD must be in its flags. */
+  failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+                             SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
+  /* clone3 passes its flags in memory a filter cannot read: ENOSYS makes the C library fall
+   * back to clone. */
+  failed |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+  /* mmap and mprotect, but not for executable memory: the program's code is in place. */
+  failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+  failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
+                             SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+  failed |= seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+  /* Every thread of the process, not only this one. */
+  failed |= seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+  return failed;
+}
 
 int ks_sandbox_seal(void) {
-  struct sock_filter program[32 + 2 * KS_ALLOWED];
-  unsigned n = 0;
-#define KS_STATEMENT(code, k) (program[n++] = (struct sock_filter)BPF_STMT(code, k))
-#define KS_JUMP(code, k, yes, no) (program[n++] = (struct sock_filter)BPF_JUMP(code, k, yes, no))
-  /* Another architecture's numbers mean other calls: refuse them all. */
-  KS_STATEMENT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-  KS_JUMP(BPF_JMP | BPF_JEQ | BPF_K, KS_AUDIT_ARCH, 1, 0);
-  KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
-  KS_STATEMENT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
-#if defined(__x86_64__)
-  /* The x32 ABI's numbers. */
-  KS_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1);
-  KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
-#endif
-  /* clone makes threads, never processes: CLONE_THREAD must be in its flags. */
-  KS_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4);
-  KS_STATEMENT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
-  KS_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1);
-  KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-  KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
-  /* mmap and mprotect, but not for executable memory: the program's code is in place. */
-  for (int call = 0; call < 2; call++) {
-    KS_JUMP(BPF_JMP | BPF_JEQ | BPF_K, call == 0 ? SYS_mmap : SYS_mprotect, 0, 4);
-    KS_STATEMENT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2]));
-    KS_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1);
-    KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
-    KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-    /* The accumulator holds the argument now: load the number again for what follows. */
-    KS_STATEMENT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
-  }
-  /* clone3 passes its flags in memory the filter cannot read: ENOSYS makes the C library
-   * fall back to clone. */
-  KS_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
-  KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
-  for (unsigned i = 0; i < KS_ALLOWED; i++) {
-    KS_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)ks_allowed[i], 0, 1);
-    KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-  }
-  KS_STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
-#undef KS_STATEMENT
-#undef KS_JUMP
-  struct sock_fprog filter = {.len = (unsigned short)n, .filter = program};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-  /* TSYNC: every thread of the process, not only this one. */
-  return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &filter) == 0 ? 0 : -1;
+  scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+  if (!filter) return -1;
+  /* seccomp_load sets no_new_privs first (SCMP_FLTATR_CTL_NNP is on by default). */
+  int result = ks_add_rules(filter) == 0 && seccomp_load(filter) == 0 ? 0 : -1;
+  seccomp_release(filter);
+  return result;
 }
 
 static void ks_report(const char *what, int allowed) {
