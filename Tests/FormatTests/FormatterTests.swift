@@ -125,6 +125,11 @@ struct FormatterTests {
     return names.filter { $0.hasSuffix(".ks") }.map { String($0.dropLast(3)) }.sorted()
   }()
 
+  /// The style cases are there: a missing folder would make the style test pass with none.
+  @Test func theStyleCasesArePresent() {
+    #expect(Self.styleCases.count >= 6)
+  }
+
   @Test func aFileWithSyntaxErrorsIsNotFormatted() {
     guard case .syntaxErrors(let diagnostics) = Formatter.format(SourceFile(name: "t.ks", text: "def f(x) (x +\n")) else {
       Issue.record("formatted a file with a syntax error")

@@ -28,6 +28,8 @@ struct FrontendCorpusReplayTests {
     "Tests/EndToEndTests/Diagnostics",
   ])
   func replay(directory: String) throws {
+    // A folder that went missing would replay nothing and pass.
+    #expect(Self.inputs(directory).count >= 1, "\(directory) is empty or missing")
     for url in Self.inputs(directory) {
       let bytes = try [UInt8](Data(contentsOf: url))
       LargeStack.run {

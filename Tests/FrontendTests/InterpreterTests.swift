@@ -78,6 +78,11 @@ struct InterpreterTests {
     }
   }
 
+  /// The programs are there: a missing folder would make the next test pass with none.
+  @Test func theEndToEndProgramsArePresent() {
+    #expect(Self.programs.count >= 34)
+  }
+
   @Test("end-to-end programs", arguments: programs)
   func program(name: String) throws {
     let url = Self.programsDirectory.appendingPathComponent("\(name).ks")

@@ -58,6 +58,13 @@ struct DiagnosticsTests {
     #expect(session.diagnostics() == Self.expected(text), "\(path)")
   }
 
+  /// Each of the three folders gives programs: a missing one would shrink the comparison
+  /// above without a failure.
+  @Test(arguments: [("Tests/EndToEndTests/Diagnostics", 9), ("examples", 2), ("Tests/EndToEndTests/Programs", 34)])
+  func everyFolderGivesItsPrograms(folder: String, minimum: Int) {
+    #expect(Self.programs.filter { $0.hasPrefix(folder + "/") }.count >= minimum)
+  }
+
   @Test func someProgramsHaveErrors() throws {
     // The comparison above is not only of empty lists.
     let withErrors = try Self.programs.filter {

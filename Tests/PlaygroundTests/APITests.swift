@@ -181,6 +181,7 @@ struct APITests {
     let reply = try server.get("/api/examples")
     let list = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [[String: Any]])
     #expect(list.contains { $0["name"] as? String == "fib" && ($0["source"] as? String)?.contains("def fib") == true })
+    #expect(list.count >= 8, "the menu lists \(list.count) examples")
   }
 
   @Test func sigtermStopsTheServerCleanly() throws {
