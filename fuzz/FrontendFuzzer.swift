@@ -1,9 +1,9 @@
+import KaleidoscopeFormat
 // libFuzzer entry point for the front end: lexer, parser, sema, diagnostic rendering, the
 // printers and the formatter (which must be idempotent), on arbitrary bytes. Built by fuzz/build.sh as one module with the front end's
 // sources. Any crash, trap, hang or ASan report is a bug; the input becomes a regression
 // test (Tests/FrontendTests/Regressions/).
 import KaleidoscopeFrontend
-import KaleidoscopeFormat
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrontend(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

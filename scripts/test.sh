@@ -6,11 +6,13 @@
 # playground in a real browser, with PostgreSQL and under load (Python, Playwright), against
 # the debug build (a release build of the server's packages would double the time); an
 # install into a temporary prefix; and checks that the repository's programs are in the
-# canonical layout (docs/STYLE.md).
+# canonical layout (docs/STYLE.md) and its Swift code in swift-format's (.swift-format).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/python-env.sh
+# The toolchain's swift-format, with the committed configuration; first, as it takes seconds.
+swift format lint --strict -r Sources Tests fuzz Package.swift
 # Package.swift links LLVM statically only when llvm-config exists, and SwiftPM caches a
 # manifest's evaluation by its text: a build run before LLVM was installed would otherwise keep
 # the shared-library fallback (a slower tool) in every later clone.

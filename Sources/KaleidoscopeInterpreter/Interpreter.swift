@@ -214,7 +214,8 @@ public final class Interpreter {
     }
     // A function an earlier REPL input defined has only its machine code.
     if let compiledCode, let entry = ks_tier_load_entry(compiledCode.entries + Int(function.index)) {
-      return try callMachineCode(unsafeBitCast(entry, to: NativeEntry.self), function, argumentBase: argumentBase, in: compiledCode)
+      return try callMachineCode(
+        unsafeBitCast(entry, to: NativeEntry.self), function, argumentBase: argumentBase, in: compiledCode)
     }
     let arguments = slots.values(from: argumentBase)
     slots.removeLast(arguments.count)

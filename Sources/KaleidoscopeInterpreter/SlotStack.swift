@@ -1,4 +1,5 @@
 import KaleidoscopeFrontend
+
 /// The interpreter's stack of frames: a growable buffer of doubles that it owns alone, so
 /// pushing and popping a call's frame is an index move, without the uniqueness checks and
 /// copies a Swift array pays for each change.

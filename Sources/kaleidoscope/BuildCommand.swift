@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import ArgumentParser
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
 import KaleidoscopeSandbox
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension EmitKind: ExpressibleByArgument {}
 

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import ArgumentParser
 import KaleidoscopeFormat
 import KaleidoscopeFrontend
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `kaleidoscope fmt`: programs in the canonical layout.
 struct FormatCommand: ParsableCommand {
@@ -88,10 +89,11 @@ struct FormatCommand: ParsableCommand {
 enum AtomicFile {
   static func replace(_ givenPath: String, with bytes: [UInt8]) throws {
     // Through a symbolic link, the file it points to is replaced, not the link.
-    let path = realpath(givenPath, nil).map { resolved in
-      defer { free(resolved) }
-      return String(cString: resolved)
-    } ?? givenPath
+    let path =
+      realpath(givenPath, nil).map { resolved in
+        defer { free(resolved) }
+        return String(cString: resolved)
+      } ?? givenPath
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

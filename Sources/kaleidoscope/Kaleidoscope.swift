@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import ArgumentParser
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The `kaleidoscope` command: a thin layer over the front-end and back-end libraries, one
 /// file per subcommand.

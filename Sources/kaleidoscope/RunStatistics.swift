@@ -1,6 +1,6 @@
 import KaleidoscopeBackend
-import KaleidoscopeSandbox
 import KaleidoscopeRuntime
+import KaleidoscopeSandbox
 
 #if canImport(Glibc)
   import Glibc

@@ -79,11 +79,11 @@ enum SandboxedRun {
     Terminal.writeOut(bytes: result.stdout)
     result.stderr.withUnsafeBufferPointer { Terminal.write($0, to: STDERR_FILENO) }
     let stopped: String? =
-      if result.cpuExhausted { "used its \(limits.cpuSeconds) s of CPU time" }
-      else if result.timedOut { "ran for \(limits.wallSeconds) s" }
-      else if result.truncated { "wrote more than \(limits.outputBytes >> 10) KiB" }
-      else if result.exitCode > 128 { "ended by signal \(result.exitCode - 128)" }
-      else { nil }
+      if result.cpuExhausted { "used its \(limits.cpuSeconds) s of CPU time" } else if result.timedOut {
+        "ran for \(limits.wallSeconds) s"
+      } else if result.truncated { "wrote more than \(limits.outputBytes >> 10) KiB" } else if result.exitCode > 128 {
+        "ended by signal \(result.exitCode - 128)"
+      } else { nil }
     if let stopped {
       Terminal.writeError("sandbox: the program \(stopped), and was stopped\n")
       Kaleidoscope.exit(withError: ExitCode.failure)

@@ -67,6 +67,7 @@ struct SandboxedViewCommand: ParsableCommand {
     let before = Array(try Pipeline.ir(of: program, options: unoptimized).utf8)
     let after = Array(try Pipeline.ir(of: program, options: plain).utf8)
     let everyLine = before.count + after.count
-    return UnifiedDiff.make(old: before, new: after, oldName: "-O0", newName: "-O\(options.optimization.rawValue)", context: everyLine)
+    return UnifiedDiff.make(
+      old: before, new: after, oldName: "-O0", newName: "-O\(options.optimization.rawValue)", context: everyLine)
   }
 }

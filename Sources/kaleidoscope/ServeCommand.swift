@@ -50,8 +50,10 @@ struct ServeCommand: ParsableCommand {
     let tool = Self.executablePath()
     let directory = tool.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     let server = "\(directory)/kaleidoscope-serve"
-    var arguments = [server, "--tool", tool, "--host", host, "--port", "\(port)", "--queue", "\(queue)",
-      "--rate-limit", "\(rateLimit)"]
+    var arguments = [
+      server, "--tool", tool, "--host", host, "--port", "\(port)", "--queue", "\(queue)",
+      "--rate-limit", "\(rateLimit)",
+    ]
     if let database { arguments += ["--database", database] }
     if let workers { arguments += ["--workers", "\(workers)"] }
     let argv = arguments.map { strdup($0) } + [nil]

@@ -1,9 +1,10 @@
+import ArgumentParser
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ArgumentParser
 
 /// When to colour output, as users of clang and git expect.
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {

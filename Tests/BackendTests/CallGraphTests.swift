@@ -1,6 +1,7 @@
-@testable import KaleidoscopeBackend
 import KaleidoscopeFrontend
 import Testing
+
+@testable import KaleidoscopeBackend
 
 /// The shape of calls that tiered execution's policy reads: which functions can run for long
 /// (a loop, or a cycle of calls), what a promoted function drags into its module, and which

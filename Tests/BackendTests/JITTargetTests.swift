@@ -1,5 +1,6 @@
-@testable import KaleidoscopeBackend
 import Testing
+
+@testable import KaleidoscopeBackend
 
 /// LLJIT is described with a generic CPU (it never compiles: modules arrive as objects made
 /// by the host's target machine); what it links for must still be exactly the host's.

@@ -25,6 +25,8 @@ struct RuntimeTests {
 
   /// Without the faulting stack pointer (an unknown machine), no fault is called an overflow.
   @Test func unknownStackPointer() {
-    #expect(String(cString: ks_fault_message(SIGSEGV, Self.stackPointer - 8, 0)) == "runtime error: invalid memory access (segmentation fault)\n")
+    #expect(
+      String(cString: ks_fault_message(SIGSEGV, Self.stackPointer - 8, 0))
+        == "runtime error: invalid memory access (segmentation fault)\n")
   }
 }

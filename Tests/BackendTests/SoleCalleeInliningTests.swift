@@ -27,7 +27,9 @@ struct SoleCalleeInliningTests {
       checks: "CHECK: define internal double @f(double %x) {"),
     Case(
       testDescription: "called once, from a function called twice", source: "def g(x) x + 1\ndef f(x) g(x) * 3\nf(1)\nf(2)",
-      checks: "CHECK: define internal double @g(double %x) #[[INLINE:[0-9]+]] {\nCHECK: define internal double @f(double %x) {\nCHECK: \(inlined)"),
+      checks:
+        "CHECK: define internal double @g(double %x) #[[INLINE:[0-9]+]] {\nCHECK: define internal double @f(double %x) {\nCHECK: \(inlined)"
+    ),
     Case(
       testDescription: "recursive: its own call is a second use", source: "def f(x) if x < 1 then 0 else f(x - 1)\nf(3)",
       checks: "CHECK: define internal double @f(double %x) {"),

@@ -1,6 +1,7 @@
-@testable import KaleidoscopeBackend
 import KaleidoscopeFrontend
 import Testing
+
+@testable import KaleidoscopeBackend
 
 /// `WholeIndexAnalysis` proves an index whole (and how it converts) only when every
 /// execution gives a whole number that converts exactly. Each case lists, for the element
@@ -21,7 +22,9 @@ struct WholeIndexAnalysisTests {
   static let cases: [Case] = [
     Case(testDescription: "a counter from 0 by 1", function: "def f() for i = 0, i < 10 in a[i] = i", expected: "+"),
     Case(testDescription: "a counter by a fraction", function: "def f() for i = 0, i < 10, 0.5 in a[i]", expected: "?"),
-    Case(testDescription: "a parameter, then it again and its successor", function: "def f(i) a[i] + a[i] + a[i + 1]", expected: "?++"),
+    Case(
+      testDescription: "a parameter, then it again and its successor", function: "def f(i) a[i] + a[i] + a[i + 1]",
+      expected: "?++"),
     Case(testDescription: "a predecessor may be negative", function: "def f(i) a[i] : a[i - 1]", expected: "?±"),
     Case(testDescription: "an assignment forgets the check", function: "def f(i) a[i] : (i = i / 2) : a[i]", expected: "??"),
     Case(
@@ -42,7 +45,8 @@ struct WholeIndexAnalysisTests {
       testDescription: "a value that grows in a loop is dropped",
       function: "def f() var k = 1 in (for i = 0, i < 100 in k = k * 3) : a[k]", expected: "?"),
     Case(
-      testDescription: "a stride from a checked square", function: "def f(n) for i = 2, i < n in if a[i] then 0 else for j = i * i, j < n, i in a[j] = 1",
+      testDescription: "a stride from a checked square",
+      function: "def f(n) for i = 2, i < n in if a[i] then 0 else for j = i * i, j < n, i in a[j] = 1",
       expected: "++"),
     Case(testDescription: "a counter below an unknown bound", function: "def f(n) for i = 0, i < n in a[i * i]", expected: "?"),
     Case(testDescription: "a counter below a length", function: "def f() for i = 0, i < len(a) in a[i * i]", expected: "+"),
@@ -50,7 +54,9 @@ struct WholeIndexAnalysisTests {
     Case(
       testDescription: "a bound holds only where its condition did",
       function: "def f(i) a[i] : (if i < 5 then a[i * i * i] else a[i * i * i])", expected: "?+?"),
-    Case(testDescription: "parameters the caller vouches for", function: "def f(i, x) a[2 * i + 1] + a[x]", parameters: 1, expected: "+?"),
+    Case(
+      testDescription: "parameters the caller vouches for", function: "def f(i, x) a[2 * i + 1] + a[x]", parameters: 1,
+      expected: "+?"),
   ]
 
   @Test(arguments: cases)

@@ -77,7 +77,9 @@ struct FrontEndCommandTests {
   }
 
   /// Every command whose help is checked, and the tool itself (no command).
-  static let commandsWithHelp: [[String]] = [["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], ["fmt"], ["lsp"], []]
+  static let commandsWithHelp: [[String]] = [
+    ["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], ["fmt"], ["lsp"], [],
+  ]
 
   @Test(arguments: commandsWithHelp)
   func helpHasExamples(command: [String]) throws {
@@ -118,7 +120,8 @@ struct FrontEndCommandTests {
   /// its start, middle and end: read from a path or from standard input, the same three.
   @Test func largeFileReportsTheSameFromAPathAndFromStandardInput() throws {
     let functions = (0..<70_000).map { "def f\($0)(x y) x * y + \($0)  # \(String(repeating: "-", count: 32))\n" }
-    let text = "def first(x) nope\n" + functions[..<35_000].joined() + "def middle(x) f1(x)\n"
+    let text =
+      "def first(x) nope\n" + functions[..<35_000].joined() + "def middle(x) f1(x)\n"
       + functions[35_000...].joined() + "f2(1, 2, 3)\n"
     #expect(text.utf8.count > 4 << 20)
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(getpid()).ks").path

@@ -22,7 +22,9 @@ enum Tool {
   }
 
   /// Runs any executable (a program `build` made).
-  static func runExecutable(_ path: String, arguments: [String] = [], stdin: String = "", in directory: String? = nil) throws -> Output {
+  static func runExecutable(_ path: String, arguments: [String] = [], stdin: String = "", in directory: String? = nil) throws
+    -> Output
+  {
     try run(arguments, stdin: stdin, executable: URL(fileURLWithPath: path), in: directory)
   }
 
@@ -81,7 +83,7 @@ enum Subprocess {
     let command = directory.map { ["/usr/bin/env", "-C", $0, path] } ?? [path]
     let argv = (command + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     var pid: pid_t = 0
     let status = spawnLock.withLock { posix_spawn(&pid, command[0], &actions, &attributes, argv, envp) }
     try input.fileHandleForReading.close()
@@ -146,7 +148,9 @@ enum TestData {
 
   /// Compares `actual` with the golden file, or rewrites the file when
   /// `KALEIDOSCOPE_UPDATE_GOLDEN=1` (then review the diff before committing).
-  static func expectMatchesGolden(_ actual: String, _ subdirectory: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+  static func expectMatchesGolden(
+    _ actual: String, _ subdirectory: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let path = path(subdirectory, name)
     if ProcessInfo.processInfo.environment["KALEIDOSCOPE_UPDATE_GOLDEN"] == "1" {
       _ = FileManager.default.createFile(atPath: path, contents: Data(actual.utf8))

@@ -85,7 +85,9 @@ struct LexerTests {
     #expect(file.location(of: 3) == SourceLocation(line: 1, column: 1))
     let diagnostics = analyze(file).diagnostics.sorted
     #expect(diagnostics.map(\.message) == [.unknownVariable("y")])
-    #expect(DiagnosticRenderer(useColor: false).render(diagnostics[0]) == "t:1:12: error: unknown variable 'y'\ndef f(abc) y\n           ^\n")
+    #expect(
+      DiagnosticRenderer(useColor: false).render(diagnostics[0])
+        == "t:1:12: error: unknown variable 'y'\ndef f(abc) y\n           ^\n")
   }
 
   @Test func tokenListingShowsLocationCategoryAndText() {

@@ -60,13 +60,16 @@ struct ParserTests {
   /// `Double(String)` gives it.
   @Test func numberLiteralsAreCorrectlyRounded() {
     var random = SplitMix64(seed: 7)
-    var literals = ["0", "0.1", "0.2", "0.3", ".5", "1.", "2.5", "123456789012345", "1234567890123456",
+    var literals = [
+      "0", "0.1", "0.2", "0.3", ".5", "1.", "2.5", "123456789012345", "1234567890123456",
       "9007199254740993", "0.000000000000000000001", "0.0000000000000000000000001", "3.14159265358979",
-      "1e10", "2.5e-3", "00000000000000000000001.5", "179769313486231570000000000000000000000"]
+      "1e10", "2.5e-3", "00000000000000000000001.5", "179769313486231570000000000000000000000",
+    ]
     for _ in 0..<3000 {
-      let digits = String((0..<Int.random(in: 1...18, using: &random)).map { _ in
-        Character(String(Int.random(in: 0...9, using: &random)))
-      })
+      let digits = String(
+        (0..<Int.random(in: 1...18, using: &random)).map { _ in
+          Character(String(Int.random(in: 0...9, using: &random)))
+        })
       let dot = Int.random(in: 0...digits.count, using: &random)
       literals.append(String(digits.prefix(dot)) + "." + String(digits.dropFirst(dot)))
     }
@@ -207,7 +210,8 @@ enum SExpression {
     tree.bindings(bindings).map { binding in
       let name = tree.text(binding.name)
       switch binding.value {
-      case .number(let initializer): return "(" + ([name] + (initializer.map { [render($0, in: tree)] } ?? [])).joined(separator: " ") + ")"
+      case .number(let initializer):
+        return "(" + ([name] + (initializer.map { [render($0, in: tree)] } ?? [])).joined(separator: " ") + ")"
       case .zeros(let count): return "(\(name)[\(render(count, in: tree))])"
       case .elements(let elements): return "(\(name)[] \(render(elements, in: tree)))"
       }

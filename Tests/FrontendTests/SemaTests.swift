@@ -82,7 +82,6 @@ struct SemaTests {
     #expect(changed.diagnostics.all.map(\.message) == [.globalKindChanged("a", wasArray: true)])
   }
 
-
   /// `check` keeps only diagnostics, dropping each item once checked; uses of what is
   /// declared further on are put off either way. Both retentions must report the same.
   @Test(
@@ -173,11 +172,12 @@ struct SemaTests {
   }
 
   /// A sandboxed file may declare only the runtime's functions and libm's.
-  @Test(arguments: [
-    ("extern 1️⃣system(x)", DiagnosticMessage.externOutsideSandbox("system")),
-    ("extern sin(x)\nextern getchard()\nextern readd()\nextern printd(x)\nextern putchard(c)\nsin(1)", nil),
-    ("def f(x) x\nextern pow(x y)\nextern 1️⃣fopen(p m)", DiagnosticMessage.externOutsideSandbox("fopen")),
-  ] as [(String, DiagnosticMessage?)])
+  @Test(
+    arguments: [
+      ("extern 1️⃣system(x)", DiagnosticMessage.externOutsideSandbox("system")),
+      ("extern sin(x)\nextern getchard()\nextern readd()\nextern printd(x)\nextern putchard(c)\nsin(1)", nil),
+      ("def f(x) x\nextern pow(x y)\nextern 1️⃣fopen(p m)", DiagnosticMessage.externOutsideSandbox("fopen")),
+    ] as [(String, DiagnosticMessage?)])
   func sandboxedExterns(text: String, message: DiagnosticMessage?) {
     let source = MarkedSource(text)
     let result = Frontend.check(source.file, mode: .sandboxed)

@@ -24,7 +24,8 @@ struct SyntaxNodeTests {
   }
 
   @Test func containsFindsANestedNode() {
-    let tree = LargeStack.run { Parser.parse(SourceFile(name: "t", text: "f(1, if x then (for i = 0, 1 in 0) else 2)\nf(1)")) }.tree
+    let tree = LargeStack.run { Parser.parse(SourceFile(name: "t", text: "f(1, if x then (for i = 0, 1 in 0) else 2)\nf(1)")) }
+      .tree
     let isLoop = { (node: SyntaxNode) -> Bool in
       guard case .expr(let id) = node.reference, case .loop = tree[id] else { return false }
       return true

@@ -99,7 +99,9 @@ struct DiagnosticsTests {
       }
       session.notify(
         "textDocument/didChange",
-        ["textDocument": ["uri": "file:///work/test.ks", "version": .number(Double(version))], "contentChanges": .array(changes)])
+        [
+          "textDocument": ["uri": "file:///work/test.ks", "version": .number(Double(version))], "contentChanges": .array(changes),
+        ])
       #expect(session.diagnostics() == Self.expected(text), "\(path), seed \(seed), version \(version)")
       Self.askSomething(session, in: text, &random)
     }
@@ -142,7 +144,10 @@ struct DiagnosticsTests {
       ("textDocument/completion", at), ("textDocument/signatureHelp", at), ("textDocument/prepareRename", at),
       ("textDocument/documentSymbol", Session.document()), ("textDocument/semanticTokens/full", Session.document()),
       ("textDocument/foldingRange", Session.document()), ("textDocument/formatting", Session.document()),
-      ("textDocument/codeAction", ["textDocument": ["uri": "file:///work/test.ks"], "range": ["start": at["position"]!, "end": at["position"]!]]),
+      (
+        "textDocument/codeAction",
+        ["textDocument": ["uri": "file:///work/test.ks"], "range": ["start": at["position"]!, "end": at["position"]!]]
+      ),
       ("workspace/symbol", ["query": "f"]),
     ]
     let (method, params) = methods[Int(random.next() % UInt64(methods.count))]

@@ -41,13 +41,14 @@ struct EditingTests {
     #expect(items.contains { $0["label"] == "beta" && $0["detail"] == "parameter" })
   }
 
-  @Test(arguments: [
-    ("def f(a b c) a\nf(1, 1️⃣", "f(a, b, c)", 1),
-    ("def f(a b c) a\nf(g(1️⃣", nil, 0),
-    ("def f(a b c) a\nf([1, 2], (3, 1️⃣4)", "f(a, b, c)", 1),
-    ("def f(a b c) a\nf(1, 2, 3) + 1️⃣", nil, 0),
-    ("def f(a[] b) b\nf(1️⃣", "f(a[], b)", 0),
-  ] as [(String, String?, Int)])
+  @Test(
+    arguments: [
+      ("def f(a b c) a\nf(1, 1️⃣", "f(a, b, c)", 1),
+      ("def f(a b c) a\nf(g(1️⃣", nil, 0),
+      ("def f(a b c) a\nf([1, 2], (3, 1️⃣4)", "f(a, b, c)", 1),
+      ("def f(a b c) a\nf(1, 2, 3) + 1️⃣", nil, 0),
+      ("def f(a[] b) b\nf(1️⃣", "f(a[], b)", 0),
+    ] as [(String, String?, Int)])
   func signatureHelp(marked: String, label: String?, active: Int) {
     let source = MarkedSource(marked)
     let session = Session.started(opening: source.text)
@@ -61,7 +62,10 @@ struct EditingTests {
     let session = Session.started(opening: "def fib(n) n\nfob(1) + sin(2)\n")
     let actions = session.result(
       "textDocument/codeAction",
-      ["textDocument": ["uri": "file:///work/test.ks"], "range": ["start": ["line": 1, "character": 0], "end": ["line": 1, "character": 15]]]
+      [
+        "textDocument": ["uri": "file:///work/test.ks"],
+        "range": ["start": ["line": 1, "character": 0], "end": ["line": 1, "character": 15]],
+      ]
     ).elements
     #expect(actions.map { $0["title"]?.string ?? "" } == ["Change 'fob' to 'fib'", "Declare 'extern sin(x)'"])
     let edits = actions.map { $0["edit"]?["changes"]?["file:///work/test.ks"]?.elements.first }
@@ -79,7 +83,10 @@ struct EditingTests {
     #expect(Self.apply(edits, to: text) == "def f(x, y) x * 2 + y\n\ndef g(a) a\nf(1, 2)\n")
     let ranged = session.result(
       "textDocument/rangeFormatting",
-      ["textDocument": ["uri": "file:///work/test.ks"], "range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 3]]]
+      [
+        "textDocument": ["uri": "file:///work/test.ks"],
+        "range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 3]],
+      ]
     ).elements
     #expect(Self.apply(ranged, to: text) == "def f(x y)x*2+y\n\ndef g(a) a\nf( 1,2 )\n")
     session.open("def f(x) (\n", uri: "file:///work/broken.ks")

@@ -52,7 +52,11 @@ final class Session: MessageSink {
   func open(_ text: String, uri: String = "file:///work/test.ks", version: Int = 1) {
     notify(
       "textDocument/didOpen",
-      ["textDocument": ["uri": .string(uri), "languageId": "kaleidoscope", "version": .number(Double(version)), "text": .string(text)]])
+      [
+        "textDocument": [
+          "uri": .string(uri), "languageId": "kaleidoscope", "version": .number(Double(version)), "text": .string(text),
+        ]
+      ])
   }
 
   /// The diagnostics last published for `uri`.
@@ -64,7 +68,10 @@ final class Session: MessageSink {
 
   /// Parameters naming a document and a position.
   static func at(_ line: Int, _ character: Int, uri: String = "file:///work/test.ks") -> JSON {
-    ["textDocument": ["uri": .string(uri)], "position": ["line": .number(Double(line)), "character": .number(Double(character))]]
+    [
+      "textDocument": ["uri": .string(uri)],
+      "position": ["line": .number(Double(line)), "character": .number(Double(character))],
+    ]
   }
 
   static func document(_ uri: String = "file:///work/test.ks") -> JSON { ["textDocument": ["uri": .string(uri)]] }

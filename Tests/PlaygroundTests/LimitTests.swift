@@ -32,8 +32,10 @@ struct LimitTests {
 
   @Test(arguments: [
     ("{\"source\": \"1\", \"view\": \"pixels\"}", "'view' must be one of 'tokens', 'ast', 'ir', 'asm'"),
-    ("{\"source\": \"1\", \"view\": \"asm\", \"target\": \"z80\"}",
-     "'target' must be one of 'x86-64', 'aarch64', 'riscv64', 'wasm32', or a triple of one of them"),
+    (
+      "{\"source\": \"1\", \"view\": \"asm\", \"target\": \"z80\"}",
+      "'target' must be one of 'x86-64', 'aarch64', 'riscv64', 'wasm32', or a triple of one of them"
+    ),
   ])
   func malformedViewRequestsAre400(body: String, message: String) throws {
     let server = try PlaygroundServer()
@@ -55,7 +57,9 @@ struct LimitTests {
   @Test func aFullQueueIs503WithRetryAfter() throws {
     let server = try PlaygroundServer(["--workers", "1", "--queue", "0"])
     let port = server.port
-    let busy = Background { try HTTPClient.post("/api/run", port: port, json: ["source": "def spin() for i = 0, 1 in 0\nspin()\n"]) }
+    let busy = Background {
+      try HTTPClient.post("/api/run", port: port, json: ["source": "def spin() for i = 0, 1 in 0\nspin()\n"])
+    }
     // Wait until the first run holds the only worker.
     usleep(700_000)
     let refused = try HTTPClient.post("/api/run", port: port, json: ["source": "1"], from: "127.0.0.2")

@@ -29,7 +29,8 @@ struct ListingTests {
   }
 
   @Test func assemblyFollowsLocDirectivesAndDropsDebugSections() {
-    let assembly = "\t.text\n\t.file\t\"main.ks\"\nf:\n\t.cfi_startproc\n\t.loc\t0 2 11 prologue_end\n\tvaddsd\t%xmm0, %xmm0, %xmm0\n"
+    let assembly =
+      "\t.text\n\t.file\t\"main.ks\"\nf:\n\t.cfi_startproc\n\t.loc\t0 2 11 prologue_end\n\tvaddsd\t%xmm0, %xmm0, %xmm0\n"
       + "\t.loc\t0 3 1\n\tretq\n\t.section\t.debug_abbrev,\"\",@progbits\n\t.byte\t1\n"
     let listing = Listing.assembly(assembly)
     #expect(listing.text == "\t.text\nf:\n\tvaddsd\t%xmm0, %xmm0, %xmm0\n\tretq\n")
@@ -37,7 +38,8 @@ struct ListingTests {
   }
 
   @Test func diagnosticsAreSeparatedFromTheRestOfStandardError() {
-    let stderr = "{\"line\":1,\"column\":2,\"endLine\":1,\"endColumn\":3,\"severity\":\"error\",\"message\":\"m\"}\n"
+    let stderr =
+      "{\"line\":1,\"column\":2,\"endLine\":1,\"endColumn\":3,\"severity\":\"error\",\"message\":\"m\"}\n"
       + "main.ks:1:1: runtime error: stack overflow\n"
     let (diagnostics, rest) = Listing.diagnostics(in: stderr)
     #expect(diagnostics == [DiagnosticEntry(line: 1, column: 2, endLine: 1, endColumn: 3, severity: "error", message: "m")])

@@ -59,7 +59,8 @@ public struct ProgramGenerator {
       "extern printd(x)", "extern putchard(c)", "extern sqrt(x)", "extern fabs(x)", "extern getchard()", "extern readd()",
     ]
     functions = [("printd", [false], 2), ("sqrt", [false], 1), ("fabs", [false], 1), ("getchard", [], 1)]
-    input = (0..<pick(0...12)).map { _ in ["1", "-2.5", "3e2", ".5", "42"].randomElement(using: &random)! }
+    input =
+      (0..<pick(0...12)).map { _ in ["1", "-2.5", "3e2", ".5", "42"].randomElement(using: &random)! }
       .joined(separator: " ") + (chance(1, of: 2) ? " tail text\n" : "\n")
     globals = (0..<pick(1...5)).map { index in
       chance(1, of: 2) ? Variable(name: "g\(index)") : Variable(name: "ga\(index)", isArray: true)

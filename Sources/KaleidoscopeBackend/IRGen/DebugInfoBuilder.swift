@@ -1,8 +1,9 @@
+import CLLVM
+import KaleidoscopeFrontend
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import CLLVM
-import KaleidoscopeFrontend
 
 /// DWARF for a module through LLVM's DIBuilder: a compile unit for the source file, a
 /// subprogram per function, a location on every expression, and parameters, `var`s and
@@ -32,7 +33,8 @@ final class DebugInfoBuilder {
     compileUnit = LLVMDIBuilderCreateCompileUnit(
       reference, LLVMDWARFSourceLanguageC, file, producer, producer.utf8.count, isOptimized ? 1 : 0,
       "", 0, 0, "", 0, LLVMDWARFEmissionFull, 0, 0, 0, "", 0, "", 0)
-    doubleType = LLVMDIBuilderCreateBasicType(reference, "double", 6, 64, 0x04 /* DW_ATE_float */, LLVMDIFlagZero)
+    let floatEncoding: UInt32 = 0x04  // DW_ATE_float
+    doubleType = LLVMDIBuilderCreateBasicType(reference, "double", 6, 64, floatEncoding, LLVMDIFlagZero)
     arrayType = Self.arrayType(reference, file: file, double: doubleType)
     let int32 = LLVMInt32TypeInContext(context)
     LLVMAddModuleFlag(
@@ -66,7 +68,8 @@ final class DebugInfoBuilder {
   /// `struct array { double *data; unsigned long length; }`, as the IR's `{ ptr, i64 }`.
   private static func arrayType(_ builder: LLVMDIBuilderRef, file: LLVMMetadataRef, double: LLVMMetadataRef) -> LLVMMetadataRef {
     let data = LLVMDIBuilderCreatePointerType(builder, double, 64, 0, 0, "", 0)
-    let length = LLVMDIBuilderCreateBasicType(builder, "unsigned long", 13, 64, 0x07 /* DW_ATE_unsigned */, LLVMDIFlagZero)
+    let unsignedEncoding: UInt32 = 0x07  // DW_ATE_unsigned
+    let length = LLVMDIBuilderCreateBasicType(builder, "unsigned long", 13, 64, unsignedEncoding, LLVMDIFlagZero)
     var members: [LLVMMetadataRef?] = [
       LLVMDIBuilderCreateMemberType(builder, file, "data", 4, file, 0, 64, 64, 0, LLVMDIFlagZero, data),
       LLVMDIBuilderCreateMemberType(builder, file, "length", 6, file, 0, 64, 64, 64, LLVMDIFlagZero, length),

@@ -143,7 +143,8 @@ extension IRGenerator {
   }
 
   func freeArray(_ elements: LLVMValueRef) {
-    let free = runtimeFunction("ks_array_free", returning: LLVMVoidTypeInContext(context), parameters: [pointer], attributes: ["nounwind"])
+    let free = runtimeFunction(
+      "ks_array_free", returning: LLVMVoidTypeInContext(context), parameters: [pointer], attributes: ["nounwind"])
     callRuntime(free, [elements])
   }
 

@@ -102,7 +102,9 @@ extension IRGenerator {
     for (offset, local) in body.locals.enumerated() {
       if local.valueKind == .number {
         let start: LLVMValueRef =
-          if let entryValues { LLVMConstReal(double, entryValues[offset]) } else { LLVMBuildLoad2(b, double, cell(2 * offset), "")! }
+          if let entryValues { LLVMConstReal(double, entryValues[offset]) } else {
+            LLVMBuildLoad2(b, double, cell(2 * offset), "")!
+          }
         storeNumber(start, into: locals[offset])
       } else {
         let elements = LLVMBuildLoad2(b, pointer, cell(2 * offset), "")!
@@ -145,7 +147,8 @@ extension IRGenerator {
   func emitUnresolvedStub(_ stub: LLVMValueRef, name: String) {
     let saved = LLVMGetInsertBlock(builder.reference)
     LLVMPositionBuilderAtEnd(builder.reference, LLVMAppendBasicBlockInContext(context, stub, "entry"))
-    let report = runtimeFunction(Symbols.unresolvedExtern, returning: LLVMVoidTypeInContext(context), parameters: [LLVMPointerTypeInContext(context, 0)])
+    let report = runtimeFunction(
+      Symbols.unresolvedExtern, returning: LLVMVoidTypeInContext(context), parameters: [LLVMPointerTypeInContext(context, 0)])
     var arguments: [LLVMValueRef?] = [LLVMBuildGlobalStringPtr(builder.reference, name, "extern.name")]
     _ = arguments.withUnsafeMutableBufferPointer {
       LLVMBuildCall2(builder.reference, report.type, report.value, $0.baseAddress, 1, "")

@@ -131,7 +131,8 @@ final class IRGenerator {
         LLVMSetLinkage(value, LLVMInternalLinkage)
         emitUnresolvedStub(value, name: symbol.spelling)
       } else {
-        value = LLVMGetNamedFunction(module.reference, symbol.spelling)
+        value =
+          LLVMGetNamedFunction(module.reference, symbol.spelling)
           ?? LLVMAddFunction(module.reference, symbol.spelling, type)
       }
     case (.defined, .wholeProgram(let exported)):
@@ -181,7 +182,8 @@ final class IRGenerator {
   /// Adds the function attribute `name` (one without a value) to `function`.
   func addAttribute(_ name: String, to function: LLVMValueRef) {
     let kind = LLVMGetEnumAttributeKindForName(name, name.utf8.count)
-    LLVMAddAttributeAtIndex(function, LLVMAttributeIndex(bitPattern: Int32(LLVMAttributeFunctionIndex)), LLVMCreateEnumAttribute(context, kind, 0))
+    LLVMAddAttributeAtIndex(
+      function, LLVMAttributeIndex(bitPattern: Int32(LLVMAttributeFunctionIndex)), LLVMCreateEnumAttribute(context, kind, 0))
   }
 
   static func name(of value: LLVMValueRef) -> String {

@@ -35,11 +35,13 @@ public final class JIT {
     let builder = LLVMOrcCreateLLJITBuilder()
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, try Self.genericHostDescription())
     if debuggable {
-      LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(builder, { _, session, _ in
-        let layer = LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(session)!
-        LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(layer, LLVMCreateGDBRegistrationListener())
-        return layer
-      }, nil)
+      LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(
+        builder,
+        { _, session, _ in
+          let layer = LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(session)!
+          LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(layer, LLVMCreateGDBRegistrationListener())
+          return layer
+        }, nil)
     }
     var jit: LLVMOrcLLJITRef?
     try BackendError.check(LLVMOrcCreateLLJIT(&jit, builder))

@@ -41,7 +41,8 @@ public enum LLVMTargets {
     guard LLVMGetTargetFromTriple(triple, &target, &message) == 0, let target else {
       let reason = takeMessage(message)
       throw BackendError.unknownTarget(
-        "error: unknown target '\(triple)': \(reason)\nnote: `kaleidoscope build --print-targets` lists the targets this build of LLVM supports")
+        "error: unknown target '\(triple)': \(reason)\nnote: `kaleidoscope build --print-targets` lists the targets this build of LLVM supports"
+      )
     }
     return target
   }
@@ -49,7 +50,8 @@ public enum LLVMTargets {
 
 /// An optimisation level, `-O0` to `-O3`.
 public enum OptimizationLevel: Int, Sendable, CaseIterable {
-  case none = 0, less, standard, aggressive
+  case none = 0
+  case less, standard, aggressive
 
   var codeGenLevel: LLVMCodeGenOptLevel {
     switch self {

@@ -1,7 +1,8 @@
+import KaleidoscopeRuntime
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import KaleidoscopeRuntime
 
 /// Links executables with the C compiler found on the machine: the program's object, the
 /// runtime (compiled from the source the tool carries) and libm.
@@ -30,7 +31,8 @@ public enum Linker {
   public static func link(object: String, output: String, workDirectory: String) throws {
     guard let compiler = findCompiler() else {
       throw BackendError.system(
-        "no C compiler found to link with (tried $CC, \(candidates.joined(separator: ", "))); install one with: apt-get install -y gcc")
+        "no C compiler found to link with (tried $CC, \(candidates.joined(separator: ", "))); install one with: apt-get install -y gcc"
+      )
     }
     let runtimeSource = "\(workDirectory)/kaleidoscope_runtime.c"
     try writeFile(runtimeSource, contents: String(cString: ks_runtime_source()))
@@ -40,7 +42,8 @@ public enum Linker {
     let arguments = [compiler, "-O2", "-w", "-o", output, object, runtimeSource, "-lm"]
     let (status, errors) = try run(arguments)
     guard status == 0 else {
-      throw BackendError.system("linking with \(compiler) failed:\n\(String(errors.reversed().drop(while: \.isNewline).reversed()))")
+      throw BackendError.system(
+        "linking with \(compiler) failed:\n\(String(errors.reversed().drop(while: \.isNewline).reversed()))")
     }
   }
 
@@ -73,7 +76,7 @@ public enum Linker {
     posix_spawnattr_setsigmask(&attributes, &noSignals)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var cArguments = arguments.map { strdup($0) } + [nil]
-    defer { cArguments.forEach { free($0) } }
+    defer { for argument in cArguments { free(argument) } }
     var pid: pid_t = 0
     let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, environ)
     close(pipeFDs[1])

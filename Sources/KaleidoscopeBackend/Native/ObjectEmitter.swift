@@ -53,7 +53,8 @@ public enum ObjectEmitter {
       var message: UnsafeMutablePointer<CChar>?
       let fileType = kind == .asm ? LLVMAssemblyFile : LLVMObjectFile
       let failed = path.withCString { name in
-        LLVMTargetMachineEmitToFile(machine.reference, module.reference, UnsafeMutablePointer(mutating: name), fileType, &message) != 0
+        LLVMTargetMachineEmitToFile(machine.reference, module.reference, UnsafeMutablePointer(mutating: name), fileType, &message)
+          != 0
       }
       let text = takeMessage(message)
       if failed { throw BackendError.system("cannot write '\(path)': \(text)") }

@@ -1,7 +1,8 @@
+import KaleidoscopeFrontend
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import KaleidoscopeFrontend
 
 /// The choices that change what compiling a program produces.
 public struct CompileOptions: Sendable {

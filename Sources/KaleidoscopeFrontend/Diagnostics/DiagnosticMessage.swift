@@ -107,7 +107,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .nestingTooDeep(let limit):
       return "expression is nested too deeply (the limit is \(limit) levels)"
     case .noLongerAnOperator(let character):
-      return "'\(character)' is not an operator character: '[' and ']' enclose array indices and elements, and '\"' strings (since the data extension, SPEC §5); choose another character"
+      return
+        "'\(character)' is not an operator character: '[' and ']' enclose array indices and elements, and '\"' strings (since the data extension, SPEC §5); choose another character"
     case .operatorTakesNumbers:
       return "an operator's operands are numbers; an array parameter needs a function"
     case .sizedArrayInitializer:
@@ -147,11 +148,13 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .expectedArrayArgument(let function, let parameter):
       return "'\(function)' takes an array for '\(parameter)': pass an array's name, an array literal or a string"
     case .externOutsideSandbox(let name):
-      return "'\(name)' cannot be used in the sandbox: an extern may name only putchard, printd, getchard, readd and the C math library"
+      return
+        "'\(name)' cannot be used in the sandbox: an extern may name only putchard, printd, getchard, readd and the C math library"
     case .externTakesNumbers(let parameter):
       return "an extern takes numbers only, so '\(parameter)' cannot be an array parameter"
     case .conflictingParameterKind(let function, let parameter, let isArray):
-      return "conflicting declaration of '\(function)': '\(parameter)' is \(isArray ? "an array" : "a number") here but not in the previous declaration"
+      return
+        "conflicting declaration of '\(function)': '\(parameter)' is \(isArray ? "an array" : "a number") here but not in the previous declaration"
     case .nameIsFunction(let name):
       return "'\(name)' is a function; a global variable cannot share its name"
     case .functionUsedAsVariable(let name, _, true):
@@ -185,7 +188,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .lenIsBuiltIn:
       return "'len' is built in since the data extension (SPEC §5): len(a) is the length of the array a; choose another name"
     case .assignmentIsBuiltIn:
-      return "'=' is built-in assignment here (the tutorial's chapter 6 defined it as equality); give the operator another character, such as '~'"
+      return
+        "'=' is built-in assignment here (the tutorial's chapter 6 defined it as equality); give the operator another character, such as '~'"
     }
   }
 

@@ -57,16 +57,28 @@ public struct Lexer {
       (kind, error) = scanNumber()
     case UInt8(ascii: ".") where isDigit(at: position + 1):
       (kind, error) = scanNumber()
-    case UInt8(ascii: "("): position += 1; kind = .leftParen
-    case UInt8(ascii: ")"): position += 1; kind = .rightParen
-    case UInt8(ascii: "["): position += 1; kind = .leftBracket
-    case UInt8(ascii: "]"): position += 1; kind = .rightBracket
+    case UInt8(ascii: "("):
+      position += 1
+      kind = .leftParen
+    case UInt8(ascii: ")"):
+      position += 1
+      kind = .rightParen
+    case UInt8(ascii: "["):
+      position += 1
+      kind = .leftBracket
+    case UInt8(ascii: "]"):
+      position += 1
+      kind = .rightBracket
     case UInt8(ascii: "\""):
       let end = StringLiteral.scan(bytes, from: position)
       position = end.position
       (kind, error) = end.error.map { (.invalid, $0) } ?? (.string, nil)
-    case UInt8(ascii: ","): position += 1; kind = .comma
-    case UInt8(ascii: ";"): position += 1; kind = .semicolon
+    case UInt8(ascii: ","):
+      position += 1
+      kind = .comma
+    case UInt8(ascii: ";"):
+      position += 1
+      kind = .semicolon
     case 0x21...0x7E:
       position += 1
       kind = .operatorChar

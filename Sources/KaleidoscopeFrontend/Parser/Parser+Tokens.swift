@@ -69,7 +69,9 @@ extension Parser {
     switch token.kind {
     case .leftBracket: "["
     case .rightBracket: "]"
-    case .string, .invalid where bytes[token.range.start] == UInt8(ascii: "\""): "\""
+    case .string,
+      .invalid where bytes[token.range.start] == UInt8(ascii: "\""):
+      "\""
     default: nil
     }
   }

@@ -309,4 +309,3 @@ struct ArgumentShape {
   var node: ExprID
   var start: Int
 }
-

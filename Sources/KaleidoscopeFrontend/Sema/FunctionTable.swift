@@ -53,7 +53,8 @@ public struct FunctionTable: Sendable {
 
   /// Whether parameter `index` of a function takes an array, without copying its symbol.
   public func takesArray(_ id: FunctionID, parameter index: Int) -> Bool {
-    index < 64 ? arrayParameters[Int(id.index)] & (1 << index) != 0 : symbols[Int(id.index)].prototype.parameters[index].kind == .array
+    index < 64
+      ? arrayParameters[Int(id.index)] & (1 << index) != 0 : symbols[Int(id.index)].prototype.parameters[index].kind == .array
   }
 
   private static func arrayBits(_ prototype: Prototype) -> UInt64 {

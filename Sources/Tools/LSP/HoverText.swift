@@ -21,7 +21,8 @@ struct HoverText {
       let line = document.position(of: function.prototype.nameRange.start).line
       let comment = documentation(above: line)
       if !comment.isEmpty { text += comment + "\n\n" }
-      text += function.origin == .external ? "Provided by the host; declared on line \(line + 1)." : "Defined on line \(line + 1)."
+      text +=
+        function.origin == .external ? "Provided by the host; declared on line \(line + 1)." : "Defined on line \(line + 1)."
       return text
     case .global(let id):
       let global = program.globals[id]

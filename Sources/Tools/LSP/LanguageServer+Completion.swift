@@ -38,7 +38,9 @@ extension LanguageServer {
   /// A definition whose body does not parse yet (being typed) still offers its parameters.
   private func localsInScope(_ analysis: Analysis, at offset: Int) -> [(String, String)] {
     let tree = analysis.tree
-    if let body = analysis.program.bodies.first(where: { $0.function != nil && $0.range.start <= offset && offset <= $0.range.end }) {
+    if let body = analysis.program.bodies.first(where: {
+      $0.function != nil && $0.range.start <= offset && offset <= $0.range.end
+    }) {
       var seen: Set<String> = []
       return body.locals.filter { $0.range.start < offset }.reversed().compactMap { local in
         let name = tree.text(local.name)

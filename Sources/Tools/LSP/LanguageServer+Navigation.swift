@@ -93,7 +93,8 @@ struct Renaming {
     let bytes = Array(name.utf8)
     let isLetter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
     let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-    guard let first = bytes.first, isLetter(first), bytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }) else {
+    guard let first = bytes.first, isLetter(first), bytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") })
+    else {
       throw ResponseError(code: ErrorCode.requestFailed, message: "'\(name)' is not a valid name")
     }
     if Keyword(rawValue: name) != nil || name == "len" {
@@ -120,7 +121,8 @@ struct Renaming {
       if !bodiesWithLocal.isEmpty { throw refuse("a variable named '\(newName)' already exists") }
     case .global:
       let uses = analysis.index.occurrences(of: symbol)
-      for body in bodiesWithLocal where uses.contains(where: { body.range.start <= $0.range.start && $0.range.end <= body.range.end }) {
+      for body in bodiesWithLocal
+      where uses.contains(where: { body.range.start <= $0.range.start && $0.range.end <= body.range.end }) {
         throw refuse("a variable named '\(newName)' would hide the global where it is used")
       }
     case .local(let body, _):

@@ -77,7 +77,9 @@ struct Outline {
     return symbols
   }
 
-  private func symbol(for prototype: Prototype, keyword: String, range: SourceRange, children: [DocumentSymbol]?) -> DocumentSymbol {
+  private func symbol(for prototype: Prototype, keyword: String, range: SourceRange, children: [DocumentSymbol]?)
+    -> DocumentSymbol
+  {
     let tree = analysis.tree
     let document = analysis.document
     let kind = prototype.kind == .function ? SymbolKind.function : SymbolKind.operator

@@ -1,8 +1,9 @@
+import Dispatch
+import FoundationEssentials
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Dispatch
-import FoundationEssentials
 
 /// Reads `Content-Length`-framed messages from a file descriptor.
 struct MessageReader {

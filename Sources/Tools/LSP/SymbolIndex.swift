@@ -34,7 +34,8 @@ public struct SymbolIndex: Sendable {
     }
     for (index, body) in program.bodies.enumerated() {
       for (local, declaration) in body.locals.enumerated() where declaration.kind == .parameter {
-        let range = SourceRange(start: declaration.range.start, end: declaration.range.start + tree.text(declaration.name).utf8.count)
+        let range = SourceRange(
+          start: declaration.range.start, end: declaration.range.start + tree.text(declaration.name).utf8.count)
         add(range, .local(body: index, LocalID(index: Int32(local))), declaration: true)
       }
       visit(body.body, of: index, in: program)

@@ -271,11 +271,18 @@ private enum Thread {
   static func start(_ body: @escaping () -> Void) {
     var thread = pthread_t()
     let context = Unmanaged.passRetained(Body(body)).toOpaque()
-    let started = pthread_create(&thread, nil, { context in
-      let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-      body.run()
-      return nil
-    }, context)
-    if started == 0 { pthread_detach(thread) } else { Unmanaged<Body>.fromOpaque(context).release(); body() }
+    let started = pthread_create(
+      &thread, nil,
+      { context in
+        let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+        body.run()
+        return nil
+      }, context)
+    if started == 0 {
+      pthread_detach(thread)
+    } else {
+      Unmanaged<Body>.fromOpaque(context).release()
+      body()
+    }
   }
 }

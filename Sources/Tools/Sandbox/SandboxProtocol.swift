@@ -34,7 +34,7 @@ public enum View: String, CaseIterable, Sendable {
 
 /// The targets the playground offers, by the short names the page and the command line take.
 public enum TargetName: String, CaseIterable, Sendable {
-  case x86_64 = "x86-64"
+  case x64 = "x86-64"
   case aarch64
   case riscv64
   case wasm32
@@ -42,7 +42,7 @@ public enum TargetName: String, CaseIterable, Sendable {
   /// The LLVM triple it stands for.
   public var triple: String {
     switch self {
-    case .x86_64: "x86_64-unknown-linux-gnu"
+    case .x64: "x86_64-unknown-linux-gnu"
     case .aarch64: "aarch64-unknown-linux-gnu"
     case .riscv64: "riscv64-unknown-linux-gnu"
     case .wasm32: "wasm32-unknown-unknown"

@@ -1,8 +1,9 @@
+import KaleidoscopeBackend
+import KaleidoscopeFrontend
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import KaleidoscopeBackend
-import KaleidoscopeFrontend
 
 /// The REPL's `:` commands: inspect what is defined, see every stage of the compiler for a
 /// snippet, load files, tune the session.
@@ -29,7 +30,9 @@ struct MetaCommands {
 
     """
 
-  static let names = [":help", ":quit", ":defs", ":type", ":info", ":ir", ":asm", ":ast", ":tokens", ":time", ":load", ":reset", ":opt"]
+  static let names = [
+    ":help", ":quit", ":defs", ":type", ":info", ":ir", ":asm", ":ast", ":tokens", ":time", ":load", ":reset", ":opt",
+  ]
 
   /// The session every input goes to; `:reset` replaces it.
   var session: InteractiveSession
@@ -81,7 +84,8 @@ struct MetaCommands {
     if globals.isEmpty && defined.isEmpty && externs.isEmpty {
       return "nothing defined yet (the math library is declared: :type sin)\n"
     }
-    return (globals.map { "\(declaration(of: $0, preview: true))\n" }
+    return
+      (globals.map { "\(declaration(of: $0, preview: true))\n" }
       + defined.map { "def \(session.signature(of: $0))\n" } + externs.map { "extern \(session.signature(of: $0))\n" })
       .joined()
   }

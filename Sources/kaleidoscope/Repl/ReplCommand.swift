@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import ArgumentParser
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
-import KaleidoscopeSandbox
 import KaleidoscopeRuntime
+import KaleidoscopeSandbox
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `kaleidoscope repl`: read, compile, run, print, one input at a time.
 struct ReplCommand: ParsableCommand {
@@ -37,7 +38,10 @@ struct ReplCommand: ParsableCommand {
       """
   )
 
-  @Option(help: "auto: expressions start in the interpreter and definitions compile in the background; jit: compile each input before it runs.")
+  @Option(
+    help:
+      "auto: expressions start in the interpreter and definitions compile in the background; jit: compile each input before it runs."
+  )
   var tier: Tier = .auto
   @OptionGroup var optimization: OptimizationOption
   @OptionGroup var semantics: SemanticsOptions
@@ -93,7 +97,8 @@ struct ReplCommand: ParsableCommand {
       }
     }
     if !pending.isEmpty {
-      _ = try evaluate(SourceFile(name: "<repl>", text: pending), in: commands.session, isFinal: true, reporter: reporter, timing: false)
+      _ = try evaluate(
+        SourceFile(name: "<repl>", text: pending), in: commands.session, isFinal: true, reporter: reporter, timing: false)
     }
     try finish(editor, commands.session)
   }

@@ -25,7 +25,8 @@ func configuration(from arguments: [String]) -> Playground.Configuration? {
 }
 
 guard let configuration = configuration(from: CommandLine.arguments) else {
-  FileHandle.standardError.write(Data("usage: kaleidoscope serve [--host H] [--port P] [--database D] (see kaleidoscope serve --help)\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: kaleidoscope serve [--host H] [--port P] [--database D] (see kaleidoscope serve --help)\n".utf8))
   exit(64)
 }
 do {

@@ -28,7 +28,8 @@ actor SQLiteSnippetStore: SnippetStore {
   /// defaults to `~/.local/share`.
   static var defaultPath: String {
     let environment = ProcessInfo.processInfo.environment
-    let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    let data =
+      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
       ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
     return data + "/kaleidoscope/snippets.sqlite"
   }
