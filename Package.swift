@@ -2,13 +2,24 @@
 //
 // The Kaleidoscope toolchain. The targets follow the compiler's architecture:
 //
-//   CLLVM                  the LLVM 19 C API (system library: module map + shim header)
-//   KaleidoscopeRuntime    the C runtime shared by the JIT, the interpreter and executables
-//   KaleidoscopeFrontend   source, diagnostics, lexer, AST, parser, sema (no LLVM, no runtime)
+//   CLLVM                    the LLVM 19 C API (system library: module map + shim header)
+//   CEditLine                libedit, for the REPL's line editing and history (system library)
+//   KaleidoscopeRuntime      the C runtime shared by the JIT, the interpreter and executables
+//   KaleidoscopeFrontend     source, diagnostics, lexer, AST, parser, sema (no LLVM, no runtime)
 //   KaleidoscopeInterpreter  the reference interpreter, over the front end and the runtime
-//   KaleidoscopeBackend    the LLVM wrapper, IR generation, optimisation, JIT, object emission
-//   CEditLine              libedit, for the REPL's line editing and history (system library)
-//   kaleidoscope           the command-line tool: a thin layer of subcommands over the libraries
+//   KaleidoscopeBackend      the LLVM wrapper, IR generation, optimisation, JIT, object emission,
+//                            tiered execution and the pipeline
+//   KaleidoscopeFormat       the formatter (`fmt`, and the language server's formatting)
+//   KaleidoscopeLSP          the language server (`lsp`)
+//   CSandbox                 the sandbox's limits and seccomp filter (C, with libseccomp)
+//   KaleidoscopeSandbox      a run or a view in a sandboxed process, and what crosses to it
+//   CPlaygroundPage          the playground's page, embedded (C23 #embed)
+//   KaleidoscopePlayground   the playground's HTTP server, snippet stores and API
+//   kaleidoscope-serve       the playground's server program, which `kaleidoscope serve` starts
+//   kaleidoscope             the command-line tool: a thin layer of subcommands over the libraries
+//   TestSupport              what the test targets share: the program generator, FileCheck, ...
+// and the test targets FrontendTests, BackendTests, FormatTests, LSPTests, PlaygroundTests and
+// EndToEndTests.
 import Foundation
 import PackageDescription
 

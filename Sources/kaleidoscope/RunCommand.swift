@@ -3,7 +3,9 @@ import KaleidoscopeBackend
 import KaleidoscopeFrontend
 import KaleidoscopeSandbox
 
-/// `kaleidoscope run`: compile the whole file with LLVM, then run it in this process.
+/// `kaleidoscope run`: check the whole file, then run it in this process, in tiers by default
+/// (the interpreter at once, LLVM in the background for what gets hot), or with `--tier jit`
+/// (LLVM compiles everything reachable first) or `--tier interp`; sandboxed with `--sandbox`.
 struct RunCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",

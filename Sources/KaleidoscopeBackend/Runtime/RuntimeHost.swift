@@ -68,8 +68,9 @@ public final class RuntimeHost: InterpreterHost {
 
   /// Calls a C function of `arguments.count` doubles. The eight double registers of the
   /// x86-64 and AArch64 calling conventions bound what can be called without an FFI library.
-  /// The runtime has the same switch in C for protected calls; calling through it here is
-  /// 3% slower on an extern-heavy program (commit 9382522).
+  /// The runtime has the same switch in C for protected calls; this one stays in Swift
+  /// because calling through the runtime's is slower on extern-heavy programs (the figure
+  /// is in commit 9382522).
   private static func call(_ address: Address, _ a: [Double], name: String) throws(InterpreterError) -> Double {
     switch a.count {
     case 0: return unsafeBitCast(address, to: F0.self)()

@@ -36,8 +36,8 @@ public struct ExprIDs: RandomAccessCollection, Sendable {
 /// Expression nodes are stored in one array, 16 bytes each: a kind byte, 8 bytes of operands
 /// and the offset of the node's main token (its end is found by lexing that token again when
 /// a diagnostic or a debug location needs it). One array rather than a column per field: a
-/// node is then added with one append, which made `check` 8% fewer instructions, for 3
-/// bytes more a node. Nodes are added children first, and every
+/// node is then added with one append, which makes `check` cheaper than the 3 bytes a node
+/// it costs (docs/BENCHMARKS.md). Nodes are added children first, and every
 /// expression's root is the last node added while parsing it, so a node whose last child is
 /// parsed last (the right operand of an operator, the `else` branch) finds it just before
 /// itself and does not store it. `subscript(_:)` decodes a node into an `Expr`.

@@ -18,7 +18,7 @@ struct Comment {
 /// between two tokens come out between the same two tokens.
 ///
 /// Tokens are lexed as they are read, so a cursor is small and cheap to copy (a measuring
-/// printer reads ahead on a copy), and a 12 MB file is never held as an array of tokens.
+/// printer reads ahead on a copy), and a large file is never held as an array of tokens.
 /// The bytes are read through a pointer that `Formatter.format` keeps valid.
 struct SourceCursor {
   private let bytes: UnsafeBufferPointer<UInt8>
