@@ -25,9 +25,15 @@ MAP
 runtime="$out/runtime/runtime.o $out/runtime/runtime_source.o $out/runtime/stack.o $out/runtime/tiers.o"
 
 # shellcheck disable=SC2046,SC2086
-swiftc $flags -parse-as-library -emit-library -static -module-name KaleidoscopeFrontend -I "$out/runtime" \
+swiftc $flags -parse-as-library -emit-library -static -module-name KaleidoscopeFrontend \
   -emit-module-path "$out/KaleidoscopeFrontend.swiftmodule" \
   $(find Sources/KaleidoscopeFrontend -name '*.swift' | sort) -o "$out/libKaleidoscopeFrontend.a"
+
+# The interpreter, over the front end and the runtime (the back end's tiers call it).
+# shellcheck disable=SC2046,SC2086
+swiftc $flags -parse-as-library -emit-library -static -module-name KaleidoscopeInterpreter -I "$out" -I "$out/runtime" \
+  -emit-module-path "$out/KaleidoscopeInterpreter.swiftmodule" \
+  $(find Sources/KaleidoscopeInterpreter -name '*.swift' | sort) -o "$out/libKaleidoscopeInterpreter.a"
 
 # The formatter, a module of its own over the front end.
 # shellcheck disable=SC2046,SC2086
@@ -44,7 +50,7 @@ swiftc $flags -parse-as-library -module-name FrontendFuzzer -I "$out" -I "$out/r
 swiftc $flags -parse-as-library -module-name IRGenFuzzer -I "$out" -I "$out/runtime" -I Sources/CLLVM \
   -Xcc -I/usr/lib/llvm-19/include \
   $(find Sources/KaleidoscopeBackend -name '*.swift' | sort) fuzz/IRGenFuzzer.swift \
-  "$out/libKaleidoscopeFrontend.a" $runtime \
+  "$out/libKaleidoscopeInterpreter.a" "$out/libKaleidoscopeFrontend.a" $runtime \
   -L/usr/lib/llvm-19/lib -lLLVM-19 -lm -Xlinker -rpath -Xlinker /usr/lib/llvm-19/lib \
   -o "$out/irgen-fuzzer" 2>&1 | grep -v "Cannot export local symbol" || true
 

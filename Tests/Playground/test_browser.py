@@ -39,6 +39,14 @@ def test_ctrl_enter_runs_and_input_reaches_the_program(page):
     expect(page.get_by_label("Output")).to_have_text("42\n")
 
 
+def test_keywords_are_highlighted_while_included(page):
+    set_program(page, "var i = 0\nwhile i < 3 in i = i + 1\ni")
+    keywords = page.locator(".CodeMirror .cm-keyword")
+    expect(keywords).to_have_text(["var", "while", "in"])
+    page.get_by_role("button", name="Run").click()
+    expect(page.get_by_label("Output")).to_have_text("0\n3\n")
+
+
 def test_an_error_is_marked_in_the_editor_and_explained_on_run(page):
     set_program(page, "def f(x) x + y\nf(1)")
     marker = page.locator(".CodeMirror-lint-mark-error")
