@@ -34,6 +34,10 @@ public protocol CompiledCode: AnyObject {
   /// The code `loop` gave for the loop at `node` was made for another frame and did not
   /// run: the interpreter goes on, and the code may be replaced.
   func loopMissed(_ node: ExprID, of body: Int)
+  /// The loop at `node` ended in the interpreter after `iterations` iterations of this run.
+  /// `loop` saw only every `loopReportInterval`-th; the rest count toward making it hot too,
+  /// so that a loop of short runs, nested in another, becomes hot as a long one does.
+  func loopEnded(_ node: ExprID, iterations: Int)
 }
 
 /// The machine-code form of a function for the interpreter: it takes the arguments as

@@ -78,6 +78,8 @@ public final class Interpreter {
   public var compiledCode: CompiledCode?
   /// Calls of each function so far, while it has no machine code.
   var callCounts: [Int]
+  /// Loop iterations run here rather than in machine code, over all loops (`run --stats`).
+  public internal(set) var interpretedLoopIterations = 0
   /// Whether each parameter of each function is an array, by `FunctionID.index`.
   let parameterIsArray: [[Bool]]
   /// Whether each function is a runtime function whose errors name its call
@@ -410,6 +412,7 @@ public final class Interpreter {
       break
     }
     var iterations = 0
+    defer { interpretedLoopIterations += iterations }
     let reportInterval = compiledCode?.loopReportInterval ?? Int.max
     while true {
       if iterations % reportInterval == 0, let compiledCode,
@@ -418,8 +421,11 @@ public final class Interpreter {
         if runInMachineCode(entry) { return }
         compiledCode.loopMissed(node, of: currentBody)
       }
+      guard try iterate(loop, node: node) else {
+        compiledCode?.loopEnded(node, iterations: iterations)
+        return
+      }
       iterations += 1
-      guard try iterate(loop, node: node) else { return }
     }
   }
 

@@ -37,7 +37,9 @@ struct RunStatistics {
         lines.append(
           "machine code: \(Self.count(figures.functions, "function")), \(Self.count(figures.loops, "loop")) "
             + "(\(Self.count(figures.modules, "module")), \(milliseconds(figures.nanoseconds)) on the compiler thread)")
-        lines.append("interpreted: \(Self.count(figures.interpretedFunctions, "function")) (called at least once)")
+        lines.append(
+          "interpreted: \(Self.count(figures.interpretedFunctions, "function")) (called at least once), "
+            + "\(Self.count(figures.interpretedLoopIterations, "loop iteration"))")
         for failure in figures.failures { lines.append("not compiled (interpreted instead): \(failure)") }
       }
     case .jit:

@@ -136,7 +136,8 @@ public enum Pipeline {
       tiers.finish()
     }
     try interpreter.run()
-    tiers.statistics.recordInterpreted(functions: interpreter.interpretedFunctions)
+    tiers.statistics.recordInterpreted(
+      functions: interpreter.interpretedFunctions, loopIterations: interpreter.interpretedLoopIterations)
     return tiers.statistics
   }
 

@@ -89,4 +89,5 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
   func loop(_ node: ExprID, of body: Int, iterations: Int, frame: () -> [Double]) -> LoopEntry? { nil }
 
   func loopMissed(_ node: ExprID, of body: Int) {}
+  func loopEnded(_ node: ExprID, iterations: Int) {}
 }

@@ -13,6 +13,8 @@ public final class TierStatistics: Sendable {
     public var nanoseconds: UInt64 = 0
     /// Functions that ran at least once in the interpreter.
     public var interpretedFunctions = 0
+    /// Loop iterations the interpreter ran, over all loops.
+    public var interpretedLoopIterations = 0
     /// Why LLVM failed, when it did (the code stayed interpreted).
     public var failures: [String] = []
   }
@@ -34,7 +36,10 @@ public final class TierStatistics: Sendable {
     state.withLock { $0.failures.append(message) }
   }
 
-  func recordInterpreted(functions: Int) {
-    state.withLock { $0.interpretedFunctions = functions }
+  func recordInterpreted(functions: Int, loopIterations: Int) {
+    state.withLock {
+      $0.interpretedFunctions = functions
+      $0.interpretedLoopIterations = loopIterations
+    }
   }
 }

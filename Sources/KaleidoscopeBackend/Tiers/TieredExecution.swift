@@ -137,6 +137,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     }
   }
 
+  public func loopEnded(_ node: ExprID, iterations: Int) {
+    guard case .loop(let index) = program.tree[node] else { return }
+    loopIterations[Int(index)] += iterations % loopReportInterval
+  }
+
   /// The loop's code was made for another frame: the interpreter goes on while general code
   /// for it is compiled in the background (what it calls is compiled already; the small
   /// functions come again as private copies).
