@@ -134,7 +134,14 @@ public final class Interpreter {
     ownedArraysStart = arrays.count
   }
 
+  /// Whether the arrays still alive when the interpreter goes (the globals') are left to the
+  /// end of the process, as compiled code leaves them, instead of freed: set when the
+  /// process ends right after the run (`run`), where unmapping a large array page by page
+  /// would only delay the exit that frees it anyway.
+  public var leavesArraysToProcessExit = false
+
   deinit {
+    guard !leavesArraysToProcessExit else { return }
     arrays[0].free()
     for storage in arrays[ownedArraysStart...] { storage.free() }
     for site in callSites.values { free(site) }

@@ -112,16 +112,20 @@ public enum Pipeline {
 
   /// Runs a checked program with the reference interpreter, printing through the runtime the
   /// compiled engines use, so that every engine's output is byte for byte the same.
+  /// The process is expected to end after the run: the program's global arrays are left to
+  /// its exit, as compiled code leaves them.
   public static func interpret(_ program: CheckedProgram, options: CompileOptions) throws(InterpreterError) {
     ks_runtime_init()
     let interpreter = Interpreter(
       program: program, host: RuntimeHost(), forSemantics: options.forSemantics, printValues: options.printValues)
+    interpreter.leavesArraysToProcessExit = true
     defer { ks_flush() }
     try interpreter.run()
   }
 
   /// Runs a checked program in tiers: the interpreter at once, LLVM for what becomes hot or
-  /// can run for long (`TieredExecution`). Output and errors are the other engines'.
+  /// can run for long (`TieredExecution`). Output and errors are the other engines'. As
+  /// `interpret`, it leaves the global arrays to the process's exit.
   @discardableResult
   public static func runTiered(
     _ program: CheckedProgram, options: CompileOptions, policy: TierPolicy
@@ -129,6 +133,7 @@ public enum Pipeline {
     ks_runtime_init()
     let interpreter = Interpreter(
       program: program, host: RuntimeHost(), forSemantics: options.forSemantics, printValues: options.printValues)
+    interpreter.leavesArraysToProcessExit = true
     let tiers = TieredExecution(program: program, globals: interpreter.globals, options: options, policy: policy)
     interpreter.compiledCode = tiers
     defer {
