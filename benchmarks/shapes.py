@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Loop-nest shapes: does the default `run` (tiers) ever fall far behind `run --tier jit`?
+
+Generates one program per shape and runs it both ways, alternately, best of N each:
+
+  depth     1 to 4 nested loops
+  kind      for, or while (with its own counter)
+  place     in a function called once, in a function called often (200 calls sharing
+            the work), or at the top level
+  bound     each loop's bound from a parameter (the top level: a `var ... in` local), a
+            global, or an array's length
+  arrays    the innermost body reads one array and writes another
+
+Every shape does about the same number of innermost iterations (WORK), so each takes tens
+of milliseconds compiled. For each it prints both times, their ratio and their difference;
+then the worst shape. Target (issue 31): the worst is at most 1.25x, or at most 20 ms
+more than `--tier jit`.
+
+Usage: benchmarks/shapes.py [--repeat N] [--only SUBSTRING] [--work ITERATIONS]
+       (from the repository root; builds the release binary first)
+"""
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.environ.get("KALEIDOSCOPE_TOOL", os.path.join(ROOT, ".build/release/kaleidoscope"))
+REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
+ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+WORK = int(sys.argv[sys.argv.index("--work") + 1]) if "--work" in sys.argv else 8_000_000
+CALLS_OFTEN = 200
+
+
+def trip_count(depth, calls):
+    """Iterations of each loop, so that `calls` runs of the nest do about WORK in all."""
+    return max(2, round((WORK / calls) ** (1 / depth)))
+
+
+def nest(depth, kind, bound_of, body):
+    """`depth` loops around `body`; `bound_of(level)` is each loop's bound expression."""
+    text = body
+    for level in reversed(range(depth)):
+        var = f"i{level}"
+        bound = bound_of(level)
+        if kind == "for":
+            text = f"(for {var} = 0, {var} < {bound} in\n{text})"
+        else:
+            text = f"(var {var} = 0 in (while {var} < {bound} in\n({text}) : ({var} = {var} + 1)))"
+    return text
+
+
+def program(depth, kind, place, bound):
+    calls = CALLS_OFTEN if place == "often" else 1
+    n = trip_count(depth, calls)
+    lines = ["def binary : 1 (x y) y", "var total = 0", f"var source[{n}], sink[{n}]", f"var limit = {n}"]
+    lines.append(f"for k = 0, k < {n} in source[k] = k * 0.5")
+    inner = f"i{depth - 1}"
+    # Reads one array, writes another, and keeps a sum that depends on every index.
+    body = f"(sink[{inner}] = source[{inner}] + i0) : (total = total + sink[{inner}] * 0.001)"
+    if bound == "global":
+        bound_of = lambda level: "limit"
+    elif bound == "length":
+        bound_of = lambda level: "len(source)"
+    else:
+        bound_of = lambda level: "n"
+    loops = nest(depth, kind, bound_of, body)
+    if place == "top":
+        # A parameter has no place at the top level: a local stands for it.
+        lines.append(f"var n = {n} in {loops}" if bound == "parameter" else loops)
+    else:
+        lines.append(f"def work(n)\n{loops}")
+        lines.append(f"def repeat(k) if k < {calls} then work({n}) : repeat(k + 1) else 0")
+        lines.append("repeat(0)")
+    lines.append("total")
+    return "\n".join(lines) + "\n"
+
+
+def best_pair(a_command, b_command):
+    a, b = [], []
+    for _ in range(REPEAT):
+        for command, times in ((a_command, a), (b_command, b)):
+            start = time.perf_counter()
+            subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            times.append(time.perf_counter() - start)
+    return min(a), min(b)
+
+
+def main():
+    os.chdir(ROOT)
+    if "KALEIDOSCOPE_TOOL" not in os.environ:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], check=True, stdout=subprocess.DEVNULL)
+    work = tempfile.mkdtemp()
+    shapes = itertools.product([1, 2, 3, 4], ["for", "while"], ["once", "often", "top"], ["parameter", "global", "length"])
+    print(f"best of {REPEAT}; about {WORK:,} innermost iterations each; whole-process wall time\n")
+    print(f"{'shape':<34} {'run':>9} {'--tier jit':>11} {'ratio':>7} {'more':>9}")
+    worst = None
+    for depth, kind, place, bound in shapes:
+        name = f"depth {depth} {kind} {place} {bound}"
+        if ONLY and ONLY not in name:
+            continue
+        path = os.path.join(work, name.replace(" ", "-") + ".ks")
+        with open(path, "w") as file:
+            file.write(program(depth, kind, place, bound))
+        outputs = {tier: subprocess.run([TOOL, "run", "--tier", tier, path], capture_output=True, text=True).stdout for tier in ("auto", "jit")}
+        if outputs["auto"] != outputs["jit"]:
+            sys.exit(f"{name}: the tiers printed {outputs['auto']!r}, --tier jit {outputs['jit']!r}")
+        tiered, jitted = best_pair([TOOL, "run", path], [TOOL, "run", "--tier", "jit", path])
+        ratio, more = tiered / jitted, (tiered - jitted) * 1000
+        print(f"{name:<34} {tiered * 1000:7.1f} ms {jitted * 1000:8.1f} ms {ratio:6.2f}x {more:+7.1f} ms")
+        # A shape meets the target if either bound holds; the worst is the one furthest past both.
+        badness = min(ratio / 1.25, more / 20)
+        if worst is None or badness > worst[0]:
+            worst = (badness, name, ratio, more)
+    if worst:
+        _, name, ratio, more = worst
+        verdict = "meets" if ratio <= 1.25 or more <= 20 else "MISSES"
+        print(f"\nworst: {name}: {ratio:.2f}x, {more:+.1f} ms ({verdict} the target: <= 1.25x or <= 20 ms more)")
+
+
+if __name__ == "__main__":
+    main()
