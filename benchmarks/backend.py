@@ -14,10 +14,13 @@
   interp    fib(30) by the reference interpreter against the JIT (both
             `kaleidoscope run`, whole process)
 
-  data      a sieve of Eratosthenes up to 2*10^7 over one local array, and a heap sort of
-            3*10^6 numbers in a global array, `kaleidoscope run` (bounds checks included)
-            against clang -O2 C twins that index double arrays with doubles converted to
-            integers, unchecked
+  data      array programs, `kaleidoscope run` (bounds checks included) against clang -O2
+            C twins: a sieve of Eratosthenes up to 2*10^7 over one local array and a heap
+            sort of 3*10^6 numbers in a global array (twins that index double arrays with
+            doubles converted to integers, unchecked); and the classic small programs as C
+            programmers write them (int indices, #define sizes): n-body, spectral-norm,
+            fannkuch-redux, a matrix product, a Mandelbrot over an array and a Brainfuck
+            interpreter. Each program's numbers must be its twin's (to 1e-12).
 
 Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|tiers|native|interp|data]
        (from the repository root; builds the release binary first)
@@ -33,6 +36,22 @@ TOOL = os.path.join(ROOT, ".build/release/kaleidoscope")
 TWINS = os.path.join(ROOT, "benchmarks/twins")
 REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+
+
+# The array programs of the data section, each with a C twin in benchmarks/twins/.
+DATA = ["sieve", "heapsort", "nbody", "spectral-norm", "fannkuch", "matmul", "mandelbrot-array", "brainfuck"]
+
+
+def same_numbers(name, ours, twin):
+    """Checks that the twin's numbers appear, in order, among what ours prints (which also
+    prints the values of its other top-level expressions)."""
+    def numbers(command):
+        output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        return [float(word) for word in output.split()]
+    remaining = iter(numbers(ours))
+    for expected in numbers(twin):
+        if not any(abs(value - expected) <= 1e-12 * max(1.0, abs(expected)) for value in remaining):
+            sys.exit(f"{name}: the twin printed {expected}, which the program did not")
 
 
 def wanted(section):
@@ -77,7 +96,7 @@ def main():
     print(f"best of {REPEAT}; whole-process wall time\n")
 
     twins = {}
-    for name in ["fib", "loop", "one", "sieve", "heapsort"]:
+    for name in ["fib", "loop", "one"] + DATA:
         twins[name] = os.path.join(work, name + "-c")
         subprocess.run(["clang", "-O2", "-o", twins[name], os.path.join(TWINS, f"{name}.c"), "-lm"], check=True)
 
@@ -87,8 +106,10 @@ def main():
             report(f"run {name}", ours, c, "clang -O2 C twin")
 
     if wanted("data"):
-        for name in ["sieve", "heapsort"]:
-            ours, c = best_pair([TOOL, "run", os.path.join(TWINS, f"{name}.ks")], [twins[name]])
+        for name in DATA:
+            program = os.path.join(TWINS, f"{name}.ks")
+            same_numbers(name, [TOOL, "run", program], [twins[name]])
+            ours, c = best_pair([TOOL, "run", program], [twins[name]])
             report(f"run {name}", ours, c, "clang -O2 C twin")
 
     if wanted("native"):
