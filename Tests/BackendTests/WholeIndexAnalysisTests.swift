@@ -97,6 +97,26 @@ struct WholeIndexAnalysisTests {
   }
 
   /// The text of a function's definition in `ir`.
+  /// A whole program's number globals that nothing assigns are known from their literal
+  /// initialisers (and 0, before the declaration runs); anything else about a global is not.
+  static let globalCases: [Case] = [
+    Case(testDescription: "a size never assigned", function: "var n = 60\ndef f() for i = 0, i < n in a[i * n]", expected: "+"),
+    Case(testDescription: "a global with no initialiser is 0", function: "var z\ndef f() a[z]", expected: "+"),
+    Case(testDescription: "assigned in another function", function: "var n = 6\ndef h() n = 0.5\ndef f() a[n]", expected: "?"),
+    Case(testDescription: "assigned in the function itself", function: "var n = 6\ndef f() (n = 2.5) : a[n]", expected: "?"),
+    Case(
+      testDescription: "rewritten inside a loop", function: "var n = 6\ndef f() for i = 0, i < 3 in a[n] : (n = n + 0.5)",
+      expected: "?"),
+    Case(testDescription: "an initialiser that is not a literal", function: "var n = 6, m = n * 2\ndef f() a[m]", expected: "?"),
+    Case(testDescription: "a fraction", function: "var n = 0.5\ndef f() a[n]", expected: "?"),
+    Case(testDescription: "a negative initialiser is an operator", function: "var n = -3\ndef f() a[n]", expected: "?"),
+  ]
+
+  @Test(arguments: globalCases)
+  func stableGlobals(_ test: Case) throws {
+    #expect(try Self.proved(Self.prelude + test.function, parameters: 0, knowingGlobals: true) == test.expected)
+  }
+
   static func body(of function: String, in ir: String) -> Substring {
     guard let start = ir.range(of: "define double @\(function)(") else { return "" }
     let rest = ir[start.lowerBound...]
@@ -104,9 +124,11 @@ struct WholeIndexAnalysisTests {
   }
 
   /// The facts for the accesses of the program's function `f`, as `+`, `±` or `?` each.
-  static func proved(_ source: String, parameters: UInt64) throws -> String {
+  static func proved(_ source: String, parameters: UInt64, knowingGlobals: Bool = false) throws -> String {
     let (program, body) = try function(source)
-    let facts = WholeIndexAnalysis.analyze(body, in: program, forSemantics: .current, wholeParameters: parameters)
+    let globals = knowingGlobals ? WholeIndexAnalysis.stableGlobals(of: program) : []
+    let facts = WholeIndexAnalysis.analyze(
+      body, in: program, forSemantics: .current, wholeParameters: parameters, globals: globals)
     let tree = program.tree
     var accesses: [ExprID] = []
     _ = tree.contains(SyntaxNode(.expr(body.body))) { node in

@@ -37,8 +37,15 @@ struct IndexKnowledge {
   var pending: [(body: CheckedBody, wholeParameters: UInt64, function: LLVMValueRef)] = []
   /// The body defining each function, made on first need.
   var definitions: [FunctionID: CheckedBody]?
+  /// Whether the module's program is the whole program, whose every assignment is known:
+  /// not so in the REPL, where a later input may declare a global again.
+  let knowsEveryAssignment: Bool
+  /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), made on first
+  /// need.
+  var globals: [WholeIndexAnalysis.Whole?]?
 
-  init(program: CheckedProgram, specializes: Bool) {
+  init(program: CheckedProgram, specializes: Bool, knowsEveryAssignment: Bool) {
+    self.knowsEveryAssignment = knowsEveryAssignment
     hasArrays =
       program.globals.symbols.contains { $0.kind == .array }
       || program.bodies.contains { $0.locals.contains { $0.valueKind == .array } }
@@ -69,8 +76,11 @@ extension IRGenerator {
   /// Walks `body`, within what is left of the module's budget.
   private func analyze(_ body: CheckedBody, wholeParameters: UInt64) -> IndexFacts {
     var visited = 0
+    if indices.globals == nil {
+      indices.globals = indices.knowsEveryAssignment ? WholeIndexAnalysis.stableGlobals(of: program) : []
+    }
     let facts = WholeIndexAnalysis.analyze(
-      body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters,
+      body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters, globals: indices.globals!,
       budget: indices.budget, visited: &visited)
     indices.budget -= visited
     return facts

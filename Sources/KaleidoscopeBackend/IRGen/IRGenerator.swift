@@ -95,8 +95,9 @@ final class IRGenerator {
     self.globals = Array(repeating: nil, count: program.globals.symbols.count)
     self.aliasInfo = AliasInfo(context: context)
     var specializes = debugInfo == nil && options.optimization != .none
-    if case .interactive = linking { specializes = false }
-    self.indices = IndexKnowledge(program: program, specializes: specializes)
+    var whole = true
+    if case .interactive = linking { (specializes, whole) = (false, false) }
+    self.indices = IndexKnowledge(program: program, specializes: specializes, knowsEveryAssignment: whole)
   }
 
   var tree: SyntaxTree { program.tree }

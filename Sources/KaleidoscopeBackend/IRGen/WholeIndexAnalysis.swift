@@ -59,6 +59,8 @@ struct WholeIndexAnalysis {
 
   private let program: CheckedProgram
   private let forSemantics: ForSemantics
+  /// What is known of each number global, by `GlobalID.index` (`stableGlobals`).
+  private let globals: [Whole?]
   private var tree: SyntaxTree { program.tree }
   private var facts: [Whole?]
   /// Bumped on each assignment to a local, so a store can tell whether its index variable
@@ -75,10 +77,11 @@ struct WholeIndexAnalysis {
   /// `visited` is how many it did.
   static func analyze(
     _ body: CheckedBody, in program: CheckedProgram, forSemantics: ForSemantics, wholeParameters: UInt64 = 0,
-    budget: Int = budget, visited: inout Int
+    globals: [Whole?] = [], budget: Int = budget, visited: inout Int
   ) -> IndexFacts {
     var analysis = WholeIndexAnalysis(
-      program: program, forSemantics: forSemantics, body: body, wholeParameters: wholeParameters, budget: budget)
+      program: program, forSemantics: forSemantics, body: body, wholeParameters: wholeParameters, globals: globals,
+      budget: budget)
     defer { visited = analysis.steps }
     do {
       _ = try analysis.evaluate(body.body)
@@ -89,17 +92,52 @@ struct WholeIndexAnalysis {
   }
 
   static func analyze(
-    _ body: CheckedBody, in program: CheckedProgram, forSemantics: ForSemantics, wholeParameters: UInt64 = 0
+    _ body: CheckedBody, in program: CheckedProgram, forSemantics: ForSemantics, wholeParameters: UInt64 = 0,
+    globals: [Whole?] = []
   ) -> IndexFacts {
     var visited = 0
-    return analyze(body, in: program, forSemantics: forSemantics, wholeParameters: wholeParameters, visited: &visited)
+    return analyze(
+      body, in: program, forSemantics: forSemantics, wholeParameters: wholeParameters, globals: globals,
+      visited: &visited)
+  }
+
+  /// What is known of each number global of a whole program (pass none for the REPL's
+  /// inputs, where a later input may declare a global again): one that nothing assigns
+  /// holds 0 until its declaration runs and its initialiser after, so a whole literal
+  /// initialiser, or none, makes it a known whole number.
+  static func stableGlobals(of program: CheckedProgram) -> [Whole?] {
+    let tree = program.tree
+    var globals = [Whole?](repeating: nil, count: program.globals.symbols.count)
+    for item in tree.items {
+      guard case .globals(let root) = item, case .globalDeclaration(let index) = tree[root] else { continue }
+      for binding in tree.bindings(tree.globalDeclaration(index)) {
+        guard case .number(let initializer) = binding.value, let global = program.globals.lookup(binding.name) else {
+          continue
+        }
+        // No initialiser: 0. A literal: its fact. Anything else: unknown.
+        var value = Self.literal(0)
+        if let initializer {
+          if case .number(let literal) = tree[initializer] { value = Self.literal(literal) } else { value = nil }
+        }
+        globals[Int(global.index)] = join(value, Self.literal(0))
+      }
+    }
+    for index in 0..<tree.exprCount {
+      guard case .assign(let target, _) = tree[ExprID(index: Int32(index))],
+        case .global(let global)? = program.reference(of: target)
+      else { continue }
+      globals[Int(global.index)] = nil
+    }
+    return globals
   }
 
   private init(
-    program: CheckedProgram, forSemantics: ForSemantics, body: CheckedBody, wholeParameters: UInt64, budget: Int
+    program: CheckedProgram, forSemantics: ForSemantics, body: CheckedBody, wholeParameters: UInt64, globals: [Whole?],
+    budget: Int
   ) {
     self.program = program
     self.forSemantics = forSemantics
+    self.globals = globals
     stepLimit = min(budget, Self.budget)
     facts = Array(repeating: nil, count: body.locals.count)
     assignments = Array(repeating: 0, count: body.locals.count)
@@ -178,8 +216,10 @@ struct WholeIndexAnalysis {
     case .number(let value):
       return Self.literal(value)
     case .variable:
-      if case .local(let local) = program.variable(of: id) { return facts[Int(local.index)] }
-      return nil  // a global: any call may change it
+      switch program.variable(of: id) {
+      case .local(let local): return facts[Int(local.index)]
+      case .global(let global): return Int(global.index) < globals.count ? globals[Int(global.index)] : nil
+      }
     case .unary(_, let operand):
       let fact = try evaluate(operand)
       guard program.callee(of: id) == nil, let fact else { return nil }
