@@ -91,14 +91,26 @@ extension IRGenerator {
     let error = block("index.error")
     LLVMBuildCondBr(b, valid, ok, error)
     LLVMPositionBuilderAtEnd(b, error)
+    reportIndexError(array, index: index, count: count, node: node)
+    LLVMPositionBuilderAtEnd(b, ok)
+    var indices: [LLVMValueRef?] = [position]
+    return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
+  }
+
+  /// The located error of a bad index, in a cold block that ends there.
+  func reportIndexError(_ array: Name, index: LLVMValueRef, count: LLVMValueRef, node: ExprID) {
     let report = runtimeFunction(
       "ks_index_error", returning: LLVMVoidTypeInContext(context), parameters: [pointer, double, int64],
       attributes: ["noreturn", "cold", "nounwind"])
     callRuntime(report, [site(tree.start(of: node), name: tree.text(array)), index, count])
-    LLVMBuildUnreachable(b)
-    LLVMPositionBuilderAtEnd(b, ok)
-    var indices: [LLVMValueRef?] = [position]
-    return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
+    LLVMBuildUnreachable(builder.reference)
+  }
+
+  /// An element's address, its index computed in integers when it can be
+  /// (`IRGenerator+IntegerCounters.swift`), else as a double and converted.
+  func elementPointer(of array: Name, index: ExprID, node: ExprID) -> LLVMValueRef {
+    if integerBits(index) != nil { return elementPointer(of: array, position: emitInteger(index), node: node) }
+    return elementPointer(of: array, at: emit(index), node: node)
   }
 
   /// A new array of `size` zeros (a `double`): the runtime checks the size and allocates, or

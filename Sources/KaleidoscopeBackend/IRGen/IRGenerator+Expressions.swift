@@ -41,12 +41,20 @@ extension IRGenerator {
       for elements in arrays { freeArray(elements) }
       return value
     case .element(let array, let index):
-      let position = emit(index)
-      let pointer = elementPointer(of: array, at: position, node: id)
+      let pointer = elementPointer(of: array, index: index, node: id)
       let element = LLVMBuildLoad2(builder.reference, double, pointer, "element")!
       aliasInfo.tag(element, .element)
       return element
     case .storeElement(let array, let index, let valueExpr):
+      // The index, then the value, then the check and the store, as in every engine. An
+      // index computed in integers reads only variables the value cannot assign: the check
+      // may come with it.
+      if integerBits(index) != nil {
+        let position = emitInteger(index)
+        let value = emit(valueExpr)
+        aliasInfo.tag(LLVMBuildStore(builder.reference, value, elementPointer(of: array, position: position, node: id)), .element)
+        return value
+      }
       let position = emit(index)
       let value = emit(valueExpr)
       aliasInfo.tag(LLVMBuildStore(builder.reference, value, elementPointer(of: array, at: position, node: id)), .element)
@@ -216,15 +224,19 @@ extension IRGenerator {
     let b = builder.reference
     switch loop {
     case .forLoop(let parts):
-      let variable = locals[Int(program.loopVariable(of: node).index)]
+      let local = program.loopVariable(of: node)
+      let variable = locals[Int(local.index)]
       let step = { parts.step.map { self.emit($0) } ?? LLVMConstReal(self.double, 1) }
       switch options.forSemantics {
       case .current:
         // i = start; while end != 0 { body; i = i + step }
+        let integerStep = startIntegerCounter(of: parts, variable: local)
         emitPreTestedLoop(condition: parts.end) {
           _ = self.emit(parts.body)
           self.storeNumber(LLVMBuildFAdd(b, self.loadNumber(from: variable), step(), "nextvar"), into: variable)
+          if let integerStep { self.stepIntegerCounter(local, by: integerStep) }
         }
+        activeCounters[local.index] = nil
       case .legacy:
         // i = start; loop { body; s = step; c = end; i = i + s; if c == 0 { break } }
         let body = block("loop")

@@ -68,6 +68,11 @@ final class IRGenerator {
   // Per-body state.
   /// Each local's storage: a `double`, or an array's `{ ptr, i64 }`.
   var locals: [LLVMValueRef] = []
+  /// The integer copy of each loop variable (`IRGenerator+IntegerCounters.swift`), by local;
+  /// nil for other locals.
+  var integerLocals: [LLVMValueRef?] = []
+  /// The loop variables whose integer copy is live now, with the bits of their magnitude.
+  var activeCounters: [Int32: Int] = [:]
   var function: LLVMValueRef?
   var spine: [ExprID] = []
   /// DWARF, when asked for (`build -g`).
@@ -161,6 +166,11 @@ final class IRGenerator {
     locals = body.locals.map { local in
       LLVMBuildAlloca(builder.reference, local.valueKind == .number ? double : arrayType, tree.text(local.name) + ".addr")!
     }
+    // Unused ones cost nothing: mem2reg drops them.
+    integerLocals = body.locals.map { local in
+      local.kind == .loopVariable ? LLVMBuildAlloca(builder.reference, int64, tree.text(local.name) + ".int")! : nil
+    }
+    activeCounters = [:]
   }
 
   /// The symbol of a function compiled for tiered execution.

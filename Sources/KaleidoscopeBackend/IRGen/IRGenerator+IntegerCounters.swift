@@ -1,0 +1,148 @@
+import CLLVM
+import KaleidoscopeFrontend
+
+/// Loop counters as integers. A `for` loop whose counter is provably a whole number below
+/// 2^52 (`integerCounterBits`) keeps it in an `i64` as well as in its double, and an
+/// element's index made only of such counters, whole literals, globals known whole
+/// (`WholeIndexAnalysis.stableGlobals`) and lengths, with `+`, `-` and `*`, is computed in
+/// integers: the very value the doubles would have, since every intermediate stays below
+/// 2^53, but with no conversion and no fraction test, and in a form LLVM can reason about.
+/// The bounds comparison stays, so memory safety never depends on this.
+extension IRGenerator {
+  /// The most bits an integer index may need: below 2^53, a double holds every whole number.
+  static let exactBits = 53
+  /// The deepest index expression looked at (each level is a recursion on this thread).
+  private static let depthLimit = 32
+
+  /// The bits of the magnitude of the counter of `loop` (its local: `variable`) when it may
+  /// live as an integer: the loop is pre-tested, starts at a whole number, steps by a small
+  /// whole literal (or 1), ends when `variable < e` fails for an `e` known below 2^52, and
+  /// nothing in it assigns the counter. The counter then takes only whole values below
+  /// 2^52 + 2^20 in magnitude, every one exact in a double.
+  func integerCounterBits(_ loop: ForLoop, variable: LocalID) -> Int? {
+    guard options.forSemantics == .current, integerLocals[Int(variable.index)] != nil else { return nil }
+    if let step = loop.step {
+      guard case .number(let value) = tree[step], value >= 1, value <= Double(1 << 20), value.rounded() == value else {
+        return nil
+      }
+    }
+    guard case .binary(let op, let lhs, let bound) = tree[loop.end], op == UInt8(ascii: "<"),
+      program.callee(of: loop.end) == nil, case .variable = tree[lhs], program.variable(of: lhs) == .local(variable),
+      let start = integerBits(loop.start), let end = integerBits(bound), max(start, end) <= 52
+    else { return nil }
+    let parts = [loop.end, loop.body] + (loop.step.map { [$0] } ?? [])
+    guard !parts.contains(where: { assigns(variable, under: $0) }) else { return nil }
+    return max(start, end)
+  }
+
+  /// Whether anything under `root` assigns the local `variable`.
+  private func assigns(_ variable: LocalID, under root: ExprID) -> Bool {
+    tree.contains(SyntaxNode(.expr(root))) { node in
+      guard case .expr(let id) = node.reference, case .assign(let target, _) = tree[id] else { return false }
+      return program.reference(of: target) == .local(variable)
+    }
+  }
+
+  /// The bits of the magnitude of `id`'s value when it can be computed exactly in integers
+  /// (see the type's comment); nil otherwise.
+  func integerBits(_ id: ExprID, depth: Int = 0) -> Int? {
+    guard depth < Self.depthLimit else { return nil }
+    switch tree[id] {
+    case .number(let value):
+      return WholeIndexAnalysis.literal(value).map(\.bits).flatMap { $0 <= 52 ? $0 : nil }
+    case .variable:
+      switch program.variable(of: id) {
+      case .local(let local): return activeCounters[local.index]
+      case .global(let global):
+        let known = indices.globals ?? []
+        return Int(global.index) < known.count ? known[Int(global.index)]?.bits : nil
+      }
+    case .length:
+      return WholeIndexAnalysis.Whole.index.bits
+    case .unary(_, let operand):
+      guard program.callee(of: id) == nil else { return nil }
+      return integerBits(operand, depth: depth + 1)
+    case .binary(let op, let lhs, let rhs):
+      guard program.callee(of: id) == nil, let left = integerBits(lhs, depth: depth + 1),
+        let right = integerBits(rhs, depth: depth + 1)
+      else { return nil }
+      let bits: Int
+      switch op {
+      case UInt8(ascii: "+"), UInt8(ascii: "-"): bits = max(left, right) + 1
+      case UInt8(ascii: "*"): bits = left + right
+      default: return nil
+      }
+      return bits <= Self.exactBits ? bits : nil
+    case .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string, .globalDeclaration,
+      .error:
+      return nil
+    }
+  }
+
+  /// `id`'s value as an `i64`; only for what `integerBits` accepts.
+  func emitInteger(_ id: ExprID) -> LLVMValueRef {
+    let b = builder.reference
+    switch tree[id] {
+    case .number(let value):
+      return LLVMConstInt(int64, UInt64(bitPattern: Int64(value)), 1)
+    case .variable:
+      switch program.variable(of: id) {
+      case .local(let local): return LLVMBuildLoad2(b, int64, integerLocals[Int(local.index)]!, "counter")
+      case .global(let global):
+        // Known whole (0, or its literal initialiser), so the conversion is exact.
+        return LLVMBuildFPToSI(b, loadNumber(from: storage(of: .global(global))), int64, "")
+      }
+    case .length:
+      return loadArray(from: storage(of: program.variable(of: id))).count
+    case .unary(_, let operand):
+      return LLVMBuildNeg(b, emitInteger(operand), "")
+    case .binary(let op, let lhs, let rhs):
+      let left = emitInteger(lhs)
+      let right = emitInteger(rhs)
+      switch op {
+      case UInt8(ascii: "+"): return LLVMBuildAdd(b, left, right, "")
+      case UInt8(ascii: "-"): return LLVMBuildSub(b, left, right, "")
+      default: return LLVMBuildMul(b, left, right, "")
+      }
+    default:
+      preconditionFailure("integerBits accepts no other node")
+    }
+  }
+
+  /// Starts the integer copy of a qualifying loop's counter from its double (a whole number
+  /// at the top of an iteration, where on-stack replacement enters too); returns the step to
+  /// add to it with the double's, or nil when the loop does not qualify.
+  func startIntegerCounter(of loop: ForLoop, variable: LocalID) -> Int64? {
+    guard let bits = integerCounterBits(loop, variable: variable), let shadow = integerLocals[Int(variable.index)] else {
+      return nil
+    }
+    let b = builder.reference
+    LLVMBuildStore(b, LLVMBuildFPToSI(b, loadNumber(from: locals[Int(variable.index)]), int64, "")!, shadow)
+    activeCounters[variable.index] = bits
+    if let step = loop.step, case .number(let value) = tree[step] { return Int64(value) }
+    return 1
+  }
+
+  /// Steps the integer copy of a counter with its double.
+  func stepIntegerCounter(_ variable: LocalID, by step: Int64) {
+    let b = builder.reference
+    let shadow = integerLocals[Int(variable.index)]!
+    let next = LLVMBuildAdd(b, LLVMBuildLoad2(b, int64, shadow, "counter")!, LLVMConstInt(int64, UInt64(step), 0), "")!
+    LLVMBuildStore(b, next, shadow)
+  }
+
+  /// The address of an element whose index was computed in integers (`emitInteger`): the
+  /// bounds comparison alone, the index reported as the double it equals.
+  func elementPointer(of array: Name, position: LLVMValueRef, node: ExprID) -> LLVMValueRef {
+    let b = builder.reference
+    let (elements, count) = loadArray(from: storage(of: program.variable(of: node)))
+    let ok = block("index.ok")
+    let error = block("index.error")
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds"), ok, error)
+    LLVMPositionBuilderAtEnd(b, error)
+    reportIndexError(array, index: LLVMBuildSIToFP(b, position, double, "")!, count: count, node: node)
+    LLVMPositionBuilderAtEnd(b, ok)
+    var indices: [LLVMValueRef?] = [position]
+    return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
+  }
+}
