@@ -172,7 +172,7 @@ extension IRGenerator {
     LLVMSetInitializer(global, LLVMConstNull(pointer))
   }
 
-  private func truth(_ value: LLVMValueRef, _ name: String) -> LLVMValueRef {
+  func truth(_ value: LLVMValueRef, _ name: String) -> LLVMValueRef {
     LLVMBuildFCmp(builder.reference, LLVMRealONE, value, LLVMConstReal(double, 0), name)
   }
 
@@ -231,7 +231,8 @@ extension IRGenerator {
       case .current:
         // i = start; while end != 0 { body; i = i + step }
         let integerStep = startIntegerCounter(of: parts, variable: local)
-        emitPreTestedLoop(condition: parts.end) {
+        let test = integerStep != nil ? { self.integerLoopTest(parts) } : { self.truth(self.emit(parts.end), "loopcond") }
+        emitPreTestedLoop(test: test) {
           _ = self.emit(parts.body)
           self.storeNumber(LLVMBuildFAdd(b, self.loadNumber(from: variable), step(), "nextvar"), into: variable)
           if let integerStep { self.stepIntegerCounter(local, by: integerStep) }
@@ -251,22 +252,23 @@ extension IRGenerator {
         LLVMPositionBuilderAtEnd(b, after)
       }
     case .whileLoop(let parts):
-      emitPreTestedLoop(condition: parts.condition) { _ = self.emit(parts.body) }
+      emitPreTestedLoop(
+        test: { self.truth(self.emit(parts.condition), "loopcond") }, iteration: { _ = self.emit(parts.body) })
     }
   }
 
-  /// `while condition != 0 { iteration }`, the builder left in the block after the loop.
-  private func emitPreTestedLoop(condition: ExprID, iteration: () -> Void) {
+  /// `while test() { iteration }`, the builder left in the block after the loop.
+  private func emitPreTestedLoop(test: () -> LLVMValueRef, iteration: () -> Void) {
     let b = builder.reference
-    let test = block("loopcond")
+    let top = block("loopcond")
     let body = block("loop")
     let after = block("afterloop")
-    LLVMBuildBr(b, test)
-    LLVMPositionBuilderAtEnd(b, test)
-    LLVMBuildCondBr(b, truth(emit(condition), "loopcond"), body, after)
+    LLVMBuildBr(b, top)
+    LLVMPositionBuilderAtEnd(b, top)
+    LLVMBuildCondBr(b, test(), body, after)
     LLVMPositionBuilderAtEnd(b, body)
     iteration()
-    LLVMBuildBr(b, test)
+    LLVMBuildBr(b, top)
     LLVMPositionBuilderAtEnd(b, after)
   }
 }

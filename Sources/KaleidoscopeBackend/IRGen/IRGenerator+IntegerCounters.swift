@@ -123,6 +123,14 @@ extension IRGenerator {
     return 1
   }
 
+  /// The test of a loop whose counter lives as an integer (`counter < e`), in integers: both
+  /// sides are exact whole numbers, never NaN, so it is the double comparison's answer, and
+  /// LLVM sees a loop it can count.
+  func integerLoopTest(_ loop: ForLoop) -> LLVMValueRef {
+    guard case .binary(_, let counter, let bound) = tree[loop.end] else { preconditionFailure("checked by integerCounterBits") }
+    return LLVMBuildICmp(builder.reference, LLVMIntSLT, emitInteger(counter), emitInteger(bound), "loopcond")!
+  }
+
   /// Steps the integer copy of a counter with its double.
   func stepIntegerCounter(_ variable: LocalID, by step: Int64) {
     let b = builder.reference
