@@ -79,9 +79,12 @@ final class IRGenerator {
   let debugInfo: DebugInfoBuilder?
   var debugScope: LLVMMetadataRef?
 
+  /// `stableGlobals`, when given, is `WholeIndexAnalysis.stableGlobals(of: program)` computed
+  /// once by a caller that generates many modules of one program (tiered execution);
+  /// otherwise it is computed when first needed.
   init(
     program: CheckedProgram, module: Module, options: CompileOptions, linking: Linking, unresolved: Set<String>,
-    debugInfo: DebugInfoBuilder? = nil
+    debugInfo: DebugInfoBuilder? = nil, stableGlobals: [WholeIndexAnalysis.Whole?]? = nil
   ) {
     self.debugInfo = debugInfo
     self.program = program
@@ -103,6 +106,7 @@ final class IRGenerator {
     var whole = true
     if case .interactive = linking { (specializes, whole) = (false, false) }
     self.indices = IndexKnowledge(program: program, specializes: specializes, knowsEveryAssignment: whole)
+    if whole { indices.globals = stableGlobals }
   }
 
   var tree: SyntaxTree { program.tree }

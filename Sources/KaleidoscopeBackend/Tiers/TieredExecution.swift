@@ -44,6 +44,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// The compiler thread's queue, and its JIT.
   private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
   private var jit: JIT?
+  /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), computed once
+  /// on the compiler thread for every module of the run rather than once per module.
+  private var stableGlobals: [WholeIndexAnalysis.Whole?]?
   /// Set when the program has ended: queued compiles are then skipped.
   private let finished = Atomic<Bool>(false)
 
@@ -215,10 +218,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       let module = Module(name: "tier", context: Context())
       module.configure(for: jit.machine)
       let globals = self.globals
+      if stableGlobals == nil { stableGlobals = WholeIndexAnalysis.stableGlobals(of: program) }
       let generator = IRGenerator(
         program: program, module: module, options: options,
         linking: .tiered(globalAddress: { UInt(bitPattern: globals.address(of: $0)) }, copies: copies),
-        unresolved: unresolved)
+        unresolved: unresolved, stableGlobals: stableGlobals)
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let name = entry(generator)
       try module.verify()
