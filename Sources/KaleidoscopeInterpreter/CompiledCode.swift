@@ -41,16 +41,16 @@ public protocol CompiledCode: AnyObject {
 }
 
 /// The machine-code form of a function for the interpreter: it takes the arguments as
-/// 8-byte cells (a number's value; an array's element address and count, two cells) and
-/// returns the function's value.
-public typealias NativeEntry = @convention(c) (UnsafeMutablePointer<Double>?) -> Double
+/// 8-byte cells (a number's value; an array's element address and count, two cells) and the
+/// depth of the call (SPEC §3, checked by the caller), and returns the function's value.
+public typealias NativeEntry = @convention(c) (UnsafeMutablePointer<Double>?, Int32) -> Double
 
 /// The machine-code form of the rest of a running loop: it takes the body's locals as two
 /// cells each (a number's value; an array's element address and count), as the interpreter
-/// left them at the top of an iteration, runs the remaining iterations, leaves the numbers'
-/// new values in the cells and returns 1; or returns 0, changing nothing, when it was made
-/// for a frame with other values.
-public typealias LoopEntry = @convention(c) (UnsafeMutablePointer<Double>?) -> Int32
+/// left them at the top of an iteration, and the frame's call depth, runs the remaining
+/// iterations, leaves the numbers' new values in the cells and returns 1; or returns 0,
+/// changing nothing, when it was made for a frame with other values.
+public typealias LoopEntry = @convention(c) (UnsafeMutablePointer<Double>?, Int32) -> Int32
 
 /// The program's globals in memory that compiled code reads and writes too: 16 bytes per
 /// global, a number's value in the first 8, or an array's `{ elements, count }`.

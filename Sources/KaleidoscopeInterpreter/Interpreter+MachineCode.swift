@@ -39,11 +39,11 @@ extension Interpreter {
     // Compiled code never calls back into the interpreter, so the buffer is not reused
     // while it runs.
     if !compiledCode.callsAreProtected {
-      return nativeArguments.withUnsafeMutableBufferPointer { entry($0.baseAddress) }
+      return nativeArguments.withUnsafeMutableBufferPointer { entry($0.baseAddress, callDepth) }
     }
     var result = 0.0
     let faulted = nativeArguments.withUnsafeMutableBufferPointer {
-      ks_call_entry_protected(entry, $0.baseAddress, &result) != 0
+      ks_call_entry_protected(entry, $0.baseAddress, callDepth, &result) != 0
     }
     if faulted { throw InterpreterError.reported }
     return result
@@ -76,7 +76,7 @@ extension Interpreter {
         nativeArguments.append(0)
       }
     }
-    guard nativeArguments.withUnsafeMutableBufferPointer({ entry($0.baseAddress) }) != 0 else { return false }
+    guard nativeArguments.withUnsafeMutableBufferPointer({ entry($0.baseAddress, callDepth) }) != 0 else { return false }
     for (offset, local) in locals.enumerated() where local.valueKind == .number {
       slots[base + offset] = nativeArguments[2 * offset]
     }

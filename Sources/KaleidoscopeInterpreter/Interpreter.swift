@@ -19,7 +19,8 @@ public protocol InterpreterHost: AnyObject {
 
 /// A fault while interpreting: the program, not the interpreter, went wrong.
 public enum InterpreterError: Error, Equatable, CustomStringConvertible {
-  /// The recursion went deeper than the interpreter's stack allows.
+  /// The interpreter's own stack ran out (a body's evaluation, not the calls, which
+  /// `KS_CALL_DEPTH_LIMIT` bounds first).
   case stackOverflow
   /// The host could not call an extern.
   case external(String)
@@ -49,12 +50,15 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
 ///
 /// Every body's locals live in one frame of `slots` (parameters first, as sema numbers
 /// them); a call pushes a frame. Evaluation recurses on the syntax tree, which the parser
-/// bounds in depth, and on calls, which a stack check bounds: a runaway recursion is
-/// `InterpreterError.stackOverflow`, never a crash. Arrays are in `Interpreter+Arrays.swift`.
+/// bounds in depth, and on calls, which the language's call depth limit bounds
+/// (`KS_CALL_DEPTH_LIMIT`, the same in every engine), with a stack check behind it: a
+/// runaway recursion is a located error, never a crash. Arrays are in
+/// `Interpreter+Arrays.swift`.
 public final class Interpreter {
-  /// The stack the interpreter runs on, and how much of it is kept free: a body's own nesting
-  /// (at most `Parser.defaultNestingLimit` levels) must fit in the reserve.
-  public static let stackSize = 512 << 20
+  /// The stack the interpreter runs on (every engine's: `KS_STACK_SIZE`), and how much of it
+  /// is kept free: a body's own nesting (at most `Parser.defaultNestingLimit` levels) must
+  /// fit in the reserve.
+  public static let stackSize = Int(KS_STACK_SIZE)
   static let stackReserve = 64 << 20
 
   let program: CheckedProgram
@@ -69,6 +73,8 @@ public final class Interpreter {
   /// The frames' locals. An array local holds its array's handle (`ArrayHandle`).
   var slots = SlotStack()
   var base = 0
+  /// How many calls of the program's functions are in progress (0 at the top level).
+  var callDepth: Int32 = 0
   /// The globals, where compiled code finds them too (`CompiledCode`).
   public let globals: GlobalCells
   /// Each array global's array, by `GlobalID.index` (the empty array until declared).
@@ -210,12 +216,14 @@ public final class Interpreter {
     return try evaluate(frame.root)
   }
 
-  /// Calls `function` with the arguments pushed on `slots` from `argumentBase` (arguments
-  /// go straight into the callee's frame: a call allocates nothing but the arrays of literal
-  /// arguments).
-  private func call(_ function: FunctionID, argumentBase: Int) throws(InterpreterError) -> Double {
+  /// Calls `function`, at `site`, with the arguments pushed on `slots` from `argumentBase`
+  /// (arguments go straight into the callee's frame: a call allocates nothing but the arrays
+  /// of literal arguments).
+  private func call(_ function: FunctionID, argumentBase: Int, site: ExprID) throws(InterpreterError) -> Double {
     guard Self.stackPointer() > stackLimit else { throw InterpreterError.stackOverflow }
     if let definition = definitions[Int(function.index)] {
+      try enterCall(at: site)
+      defer { callDepth -= 1 }
       if let compiledCode, let entry = try machineCode(for: function, in: compiledCode) {
         return try callMachineCode(entry, function, argumentBase: argumentBase, in: compiledCode)
       }
@@ -223,27 +231,34 @@ public final class Interpreter {
     }
     // A function an earlier REPL input defined has only its machine code.
     if let compiledCode, let entry = ks_tier_load_entry(compiledCode.entries + Int(function.index)) {
+      try enterCall(at: site)
+      defer { callDepth -= 1 }
       return try callMachineCode(
         unsafeBitCast(entry, to: NativeEntry.self), function, argumentBase: argumentBase, in: compiledCode)
     }
+    return try callExternal(function, argumentBase: argumentBase)
+  }
+
+  /// Calls an extern with the arguments pushed on `slots` from `argumentBase`.
+  private func callExternal(_ function: FunctionID, argumentBase: Int) throws(InterpreterError) -> Double {
     let arguments = slots.values(from: argumentBase)
     slots.removeLast(arguments.count)
     return try host.callExternal(program.functions[function].spelling, arguments: arguments)
   }
 
   /// Calls a user-defined unary operator.
-  private func call(_ function: FunctionID, _ operand: Double) throws(InterpreterError) -> Double {
+  private func call(_ function: FunctionID, _ operand: Double, site: ExprID) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
     slots.append(operand)
-    return try call(function, argumentBase: argumentBase)
+    return try call(function, argumentBase: argumentBase, site: site)
   }
 
   /// Calls a user-defined binary operator.
-  private func call(_ function: FunctionID, _ lhs: Double, _ rhs: Double) throws(InterpreterError) -> Double {
+  private func call(_ function: FunctionID, _ lhs: Double, _ rhs: Double, site: ExprID) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
     slots.append(lhs)
     slots.append(rhs)
-    return try call(function, argumentBase: argumentBase)
+    return try call(function, argumentBase: argumentBase, site: site)
   }
 
   // MARK: - Expressions
@@ -256,7 +271,7 @@ public final class Interpreter {
       return read(program.variable(of: id))
     case .unary(_, let operand):
       let value = try evaluate(operand)
-      if let callee = program.callee(of: id) { return try call(callee, value) }
+      if let callee = program.callee(of: id) { return try call(callee, value, site: id) }
       return -value
     case .binary:
       return try evaluateChain(id)
@@ -277,7 +292,7 @@ public final class Interpreter {
       }
       let callee = program.callee(of: id)!
       if reportsAtCallSite[Int(callee.index)] { ks_set_call_site(callSite(of: id)) }
-      return try call(callee, argumentBase: argumentBase)
+      return try call(callee, argumentBase: argumentBase, site: id)
     case .ifElse(let condition, let then, let otherwise):
       return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
     case .loop(let index):
@@ -392,7 +407,7 @@ public final class Interpreter {
   }
 
   private func apply(_ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID) throws(InterpreterError) -> Double {
-    if let callee = program.callee(of: id) { return try call(callee, lhs, rhs) }
+    if let callee = program.callee(of: id) { return try call(callee, lhs, rhs, site: id) }
     switch op {
     case UInt8(ascii: "+"): return lhs + rhs
     case UInt8(ascii: "-"): return lhs - rhs

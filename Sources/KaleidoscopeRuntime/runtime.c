@@ -3,6 +3,7 @@
  * by `kaleidoscope build`, so it depends on nothing but libc. */
 #define _GNU_SOURCE
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -246,6 +247,21 @@ void ks_index_error(const char *site_and_name, double index, uint64_t length) {
   ks_array_error(trunc(index) == index ? KS_INDEX_OUT_OF_BOUNDS : KS_INDEX_NOT_WHOLE, site_and_name, index, length);
 }
 
+/* Calls nested deeper than the language allows (SPEC §3), located at the call that would
+ * have gone one deeper; worded here for every engine. */
+int ks_describe_call_depth_error(char *buffer, size_t size, const char *site) {
+  return snprintf(buffer, size, "%s: runtime error: stack overflow: more than %d nested calls\n", site,
+                  KS_CALL_DEPTH_LIMIT);
+}
+
+void ks_call_depth_error(const char *site) {
+  char message[4096 + 100];
+  int written = ks_describe_call_depth_error(message, sizeof message, site);
+  if (written >= (int)sizeof message) message[sizeof message - 2] = '\n';
+  ks_error(message);
+  ks_stop_after_error();
+}
+
 /* Input (SPEC §5). Output is written out first, so a prompt shows before the program waits. */
 double getchard(void) {
   ks_flush();
@@ -389,13 +405,13 @@ static double ks_call_doubles(void *function, const double *a, int count) {
 
 /* The protected calls below do what ks_run_protected does, for one call: the interpreter
  * (in the REPL) never has its own frames jumped over, only the machine code it called. */
-int ks_call_entry_protected(double (*entry)(double *), double *cells, double *result) {
+int ks_call_entry_protected(double (*entry)(double *, int32_t), double *cells, int32_t depth, double *result) {
   if (sigsetjmp(ks_recovery, 1)) {
     ks_protected = 0;
     return 1;
   }
   ks_protected = 1;
-  *result = entry(cells);
+  *result = entry(cells, depth);
   ks_protected = 0;
   return 0;
 }
@@ -410,4 +426,24 @@ int ks_call_extern_protected(const char *name, void *function, const double *arg
   *result = ks_call_doubles(function, arguments, count);
   ks_protected = 0;
   return 0;
+}
+
+/* The program on a thread of its own with KS_STACK_SIZE bytes of stack, as every engine
+ * runs it, so that KS_CALL_DEPTH_LIMIT calls fit in executables as in the tool. */
+static void *ks_run_program(void *entry) {
+  ks_runtime_init();
+  ((void (*)(void))entry)();
+  ks_flush();
+  return NULL;
+}
+
+void ks_run_main(void (*entry)(void)) {
+  pthread_attr_t attributes;
+  pthread_t thread;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, KS_STACK_SIZE);
+  int started = pthread_create(&thread, &attributes, ks_run_program, (void *)entry) == 0;
+  pthread_attr_destroy(&attributes);
+  if (started) pthread_join(thread, NULL);
+  else ks_run_program((void *)entry);
 }

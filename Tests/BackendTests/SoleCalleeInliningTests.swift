@@ -6,7 +6,8 @@ import Testing
 /// `run` and executables compile the reachable program, whose definitions are internal; a
 /// definition the program calls from exactly one place is marked `alwaysinline`, so that the
 /// optimiser does not simplify it on its own before inlining it (`inlineSoleCallees`).
-/// Each case's unoptimised IR is matched by FileCheck; `{` right after a signature means no
+/// Each case's unoptimised IR is matched by FileCheck (a run program's functions take the
+/// call depth last, `IRGenerator+CallDepth.swift`); `{` right after a signature means no
 /// attributes, `#` a group, which the `attributes` line says is `alwaysinline`.
 @Suite("Sole callees are inlined without being optimised first")
 struct SoleCalleeInliningTests {
@@ -21,24 +22,26 @@ struct SoleCalleeInliningTests {
   static let cases: [Case] = [
     Case(
       testDescription: "called once, from a top-level expression", source: "def f(x) x * 2\nf(1)",
-      checks: "CHECK: define internal double @f(double %x) #[[INLINE:[0-9]+]] {\nCHECK: \(inlined)"),
+      checks: "CHECK: define internal double @f(double %x, i32 %depth) #[[INLINE:[0-9]+]] {\nCHECK: \(inlined)"),
     Case(
       testDescription: "called from two places", source: "def f(x) x * 2\nf(1)\nf(2)",
-      checks: "CHECK: define internal double @f(double %x) {"),
+      checks: "CHECK: define internal double @f(double %x, i32 %depth) {"),
     Case(
       testDescription: "called once, from a function called twice", source: "def g(x) x + 1\ndef f(x) g(x) * 3\nf(1)\nf(2)",
       checks:
-        "CHECK: define internal double @g(double %x) #[[INLINE:[0-9]+]] {\nCHECK: define internal double @f(double %x) {\nCHECK: \(inlined)"
+        "CHECK: define internal double @g(double %x, i32 %depth) #[[INLINE:[0-9]+]] {\nCHECK: define internal double @f(double %x, i32 %depth) {\nCHECK: \(inlined)"
     ),
     Case(
       testDescription: "recursive: its own call is a second use", source: "def f(x) if x < 1 then 0 else f(x - 1)\nf(3)",
-      checks: "CHECK: define internal double @f(double %x) {"),
+      checks: "CHECK: define internal double @f(double %x, i32 %depth) {"),
     Case(
       testDescription: "an operator used once", source: "def binary% 60 (a b) a - b\n5 % 2",
-      checks: "CHECK: define internal double @\"binary%\"(double %a, double %b) #[[INLINE:[0-9]+]] {\nCHECK: \(inlined)"),
+      checks:
+        "CHECK: define internal double @\"binary%\"(double %a, double %b, i32 %depth) #[[INLINE:[0-9]+]] {\n"
+        + "CHECK: \(inlined)"),
     Case(
       testDescription: "too large to force", source: "def f(x) " + String(repeating: "x + ", count: 1_200) + "x\nf(1)",
-      checks: "CHECK: define internal double @f(double %x) {"),
+      checks: "CHECK: define internal double @f(double %x, i32 %depth) {"),
   ]
 
   @Test(arguments: cases)

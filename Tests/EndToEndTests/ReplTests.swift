@@ -48,7 +48,7 @@ struct ReplTests {
   @Test func runtimeFaultIsReportedAndTheSessionGoesOn() throws {
     let output = try session("def r(x) r(x + 1) + 1\nr(0)\n2 + 2\n")
     #expect(output.stdout == "4\n")
-    #expect(output.stderr == "runtime error: stack overflow\n")
+    #expect(output.stderr == "<repl>:1:10: runtime error: stack overflow: more than 100000 nested calls\n")
     #expect(output.status == 0)
   }
 
@@ -137,7 +137,7 @@ struct ReplTests {
     #expect(
       output.stderr == """
         <repl>:1:15: runtime error: index 2 is out of bounds for 'a' (length 2)
-        runtime error: stack overflow
+        <repl>:1:34: runtime error: stack overflow: more than 100000 nested calls
 
         """)
   }

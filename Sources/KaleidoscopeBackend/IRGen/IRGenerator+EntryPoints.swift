@@ -25,26 +25,25 @@ extension IRGenerator {
     LLVMBuildRetVoid(builder.reference)
   }
 
-  /// Emits C's `main` for executables: set up the runtime, run the entry function, flush.
+  /// Emits C's `main` for executables: the runtime runs the entry function on the stack
+  /// every engine runs programs on (`ks_run_main`).
   func emitMain() {
     let void = LLVMVoidTypeInContext(context)!
-    let int32 = LLVMInt32TypeInContext(context)!
     let mainType = LLVMFunctionType(int32, nil, 0, 0)!
     let main = LLVMAddFunction(module.reference, "main", mainType)!
     LLVMPositionBuilderAtEnd(builder.reference, LLVMAppendBasicBlockInContext(context, main, "entry"))
-    for name in ["ks_runtime_init", Symbols.entry, "ks_flush"] {
-      let function = runtimeFunction(name, returning: void, parameters: [])
-      LLVMBuildCall2(builder.reference, function.type, function.value, nil, 0, "")
-    }
+    let run = runtimeFunction("ks_run_main", returning: void, parameters: [pointer])
+    callRuntime(run, [LLVMGetNamedFunction(module.reference, Symbols.entry)!])
     LLVMBuildRet(builder.reference, LLVMConstInt(int32, 0, 0))
   }
 
-  /// Emits `double name(ptr cells)`, the interpreter's way into compiled code
+  /// Emits `double name(ptr cells, i32 depth)`, the interpreter's way into compiled code
   /// (`NativeEntry`): it loads each argument from the cells (a number; an array's element
-  /// address and count, two cells) and calls `target`, which takes `parameters`.
+  /// address and count, two cells) and calls `target`, which takes `parameters`, at the
+  /// call depth the interpreter has checked.
   func emitTierEntry(named name: String, calling target: LLVMValueRef, parameters: [NameKind]) {
-    var entryParameters: [LLVMTypeRef?] = [pointer]
-    let type = LLVMFunctionType(double, &entryParameters, 1, 0)!
+    var entryParameters: [LLVMTypeRef?] = [pointer, int32]
+    let type = LLVMFunctionType(double, &entryParameters, 2, 0)!
     let entry = LLVMAddFunction(module.reference, name, type)!
     let b = builder.reference
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, entry, "entry"))
@@ -66,17 +65,18 @@ extension IRGenerator {
       }
     }
     var values = arguments.map { Optional($0) }
+    if countsCallDepth { values.append(namedParameter(of: entry, at: 1, "depth")) }
     let value = values.withUnsafeMutableBufferPointer {
-      LLVMBuildCall2(b, functionType(parameters), target, $0.baseAddress, UInt32($0.count), "")!
+      LLVMBuildCall2(b, functionType(parameters, takesDepth: countsCallDepth), target, $0.baseAddress, UInt32($0.count), "")!
     }
     LLVMBuildRet(b, value)
   }
 
-  /// Emits `i32 name(ptr cells)`, the rest of a running loop (`LoopEntry`), for tiered
-  /// execution's on-stack replacement: the cells hold the body's locals, two each (a number;
-  /// an array's element address and count), as the interpreter left them at the top of an
-  /// iteration of the loop at `node`. It runs the remaining iterations, stores the numbers
-  /// back and returns 1.
+  /// Emits `i32 name(ptr cells, i32 depth)`, the rest of a running loop (`LoopEntry`), for
+  /// tiered execution's on-stack replacement: the cells hold the body's locals, two each (a
+  /// number; an array's element address and count), as the interpreter left them at the top
+  /// of an iteration of the loop at `node`, in a frame at call depth `depth`. It runs the
+  /// remaining iterations, stores the numbers back and returns 1.
   ///
   /// With `entryValues` (the frame's numbers when the compile was asked for, by local), the
   /// code starts from those values as constants, and returns 0 at once unless the cells hold
@@ -84,12 +84,12 @@ extension IRGenerator {
   /// it with an integer, as it does when it compiles a whole call `loop(2e8)`.
   func emitLoopContinuation(named name: String, loop node: ExprID, of body: CheckedBody, entryValues: [Double]? = nil) {
     guard case .loop(let index) = tree[node] else { preconditionFailure("tiers enter only loops") }
-    var entryParameters: [LLVMTypeRef?] = [pointer]
-    let int32 = LLVMInt32TypeInContext(context)!
-    let type = LLVMFunctionType(int32, &entryParameters, 1, 0)!
+    var entryParameters: [LLVMTypeRef?] = [pointer, int32]
+    let type = LLVMFunctionType(int32, &entryParameters, 2, 0)!
     let value = LLVMAddFunction(module.reference, name, type)!
     let b = builder.reference
     function = value
+    callDepth = namedParameter(of: value, at: 1, "depth")
     indices.current = indexFacts(of: body)
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, value, "entry"))
     allocateLocals(of: body)
@@ -121,6 +121,7 @@ extension IRGenerator {
     }
     LLVMBuildRet(b, LLVMConstInt(int32, 1, 0))
     function = nil
+    callDepth = nil
     emitPendingCopies()
   }
 
@@ -140,7 +141,7 @@ extension IRGenerator {
     let other = LLVMAppendBasicBlockInContext(context, function, "otherframe")!
     LLVMBuildCondBr(b, matches, specialised, other)
     LLVMPositionBuilderAtEnd(b, other)
-    LLVMBuildRet(b, LLVMConstInt(LLVMInt32TypeInContext(context), 0, 0))
+    LLVMBuildRet(b, LLVMConstInt(int32, 0, 0))
     LLVMPositionBuilderAtEnd(b, specialised)
   }
 

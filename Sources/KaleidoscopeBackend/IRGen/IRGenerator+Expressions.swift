@@ -16,7 +16,7 @@ extension IRGenerator {
       return loadNumber(from: storage(of: program.variable(of: id)))
     case .unary(_, let operand):
       let value = emit(operand)
-      if let callee = program.callee(of: id) { return call(callee, [value]) }
+      if let callee = program.callee(of: id) { return call(callee, [value], site: id) }
       return LLVMBuildFNeg(builder.reference, value, "neg")
     case .binary:
       return emitBinaryChain(id)
@@ -100,7 +100,7 @@ extension IRGenerator {
   }
 
   private func emitBinary(_ op: UInt8, _ lhs: LLVMValueRef, _ rhs: LLVMValueRef, at id: ExprID) -> LLVMValueRef {
-    if let callee = program.callee(of: id) { return call(callee, [lhs, rhs]) }
+    if let callee = program.callee(of: id) { return call(callee, [lhs, rhs], site: id) }
     let b = builder.reference
     switch op {
     case UInt8(ascii: "+"): return LLVMBuildFAdd(b, lhs, rhs, "add")
@@ -135,14 +135,16 @@ extension IRGenerator {
       }
       values += [array.elements, array.count]
     }
-    let result = call(callee, values, at: node)
+    let result = call(callee, values, site: node, at: node)
     for elements in temporaries { freeArray(elements) }
     return result
   }
 
-  /// Calls `callee` with its LLVM arguments (an array's two each); a call node's arguments
-  /// may let it reach a specialised copy.
-  private func call(_ callee: FunctionID, _ arguments: [LLVMValueRef], at node: ExprID? = nil) -> LLVMValueRef {
+  /// Calls `callee` with its LLVM arguments (an array's two each), from `site`; a call
+  /// node's arguments may let it reach a specialised copy.
+  private func call(_ callee: FunctionID, _ arguments: [LLVMValueRef], site: ExprID, at node: ExprID? = nil)
+    -> LLVMValueRef
+  {
     let symbol = program.functions[callee]
     let type = functionType(of: symbol)
     let target: LLVMValueRef
@@ -152,11 +154,12 @@ extension IRGenerator {
       target = node.flatMap { specializedCopy(of: callee, at: $0) } ?? llvmFunction(callee)
     }
     if symbol.origin == .external, HostLibrary.reportsAtCallSite(symbol.spelling), let node {
-      LLVMBuildStore(builder.reference, site(tree.start(of: node), name: ""), slot(Symbols.callSite))
+      LLVMBuildStore(builder.reference, self.site(tree.start(of: node), name: ""), slot(Symbols.callSite))
     }
     var values = arguments.map { Optional($0) }
+    if takesDepth(symbol) { values.append(checkedCallDepth(at: site)) }
     return values.withUnsafeMutableBufferPointer {
-      LLVMBuildCall2(builder.reference, type, target, $0.baseAddress, UInt32(arguments.count), "call")
+      LLVMBuildCall2(builder.reference, type, target, $0.baseAddress, UInt32($0.count), "call")
     }
   }
 

@@ -9,7 +9,8 @@ import KaleidoscopeFrontend
 /// entry-block allocas, which `mem2reg` (part of every optimisation level above 0) turns into
 /// SSA registers. Top-level expressions become functions `__anon_N`, declarations of globals
 /// `__globals_N`, called in order by the entry function `__ks_main`, which also prints the
-/// expressions' values.
+/// expressions' values. When the program is run rather than exported, each function also
+/// takes the depth of its call (`IRGenerator+CallDepth.swift`).
 final class IRGenerator {
   /// How calls to user-defined functions are made.
   enum Linking {
@@ -49,11 +50,16 @@ final class IRGenerator {
   let context: LLVMContextRef
   let double: LLVMTypeRef
   let int64: LLVMTypeRef
+  let int32: LLVMTypeRef
   let pointer: LLVMTypeRef
   /// An array in memory: `{ ptr elements, i64 count }`.
   let arrayType: LLVMTypeRef
-  /// Function types by their parameters' kinds, made on first use.
-  private var functionTypes: [[NameKind]: LLVMTypeRef] = [:]
+  /// Function types by their parameters' kinds and whether they take a call depth, made on
+  /// first use.
+  private var functionTypes: [FunctionTypeKey: LLVMTypeRef] = [:]
+  /// Whether the program's own functions take, and check, the depth of their call: when the
+  /// module is run, not when it is a deliverable that C code may call.
+  let countsCallDepth: Bool
   /// LLVM functions by `FunctionID.index` (dense), declared on first use.
   var functions: [LLVMValueRef?]
   /// LLVM globals by `GlobalID.index`, declared on first use.
@@ -74,6 +80,8 @@ final class IRGenerator {
   /// The loop variables whose integer copy is live now, with the bits of their magnitude.
   var activeCounters: [Int32: Int] = [:]
   var function: LLVMValueRef?
+  /// The call depth of the frame being emitted: a parameter, or 0 at the top level.
+  var callDepth: LLVMValueRef?
   var spine: [ExprID] = []
   /// DWARF, when asked for (`build -g`).
   let debugInfo: DebugInfoBuilder?
@@ -96,12 +104,14 @@ final class IRGenerator {
     self.context = module.context.reference
     self.double = LLVMDoubleTypeInContext(context)
     self.int64 = LLVMInt64TypeInContext(context)
+    self.int32 = LLVMInt32TypeInContext(context)
     self.pointer = LLVMPointerTypeInContext(context, 0)
     var fields: [LLVMTypeRef?] = [pointer, int64]
     self.arrayType = LLVMStructTypeInContext(context, &fields, 2, 0)
     self.functions = Array(repeating: nil, count: program.functions.symbols.count)
     self.globals = Array(repeating: nil, count: program.globals.symbols.count)
     self.aliasInfo = AliasInfo(context: context)
+    if case .wholeProgram(let exported) = linking { countsCallDepth = !exported } else { countsCallDepth = true }
     var specializes = debugInfo == nil && options.optimization != .none
     var whole = true
     if case .interactive = linking { (specializes, whole) = (false, false) }
@@ -113,19 +123,28 @@ final class IRGenerator {
 
   // MARK: - Functions
 
-  /// `double (double, ...)`, with `ptr, i64` in place of each array parameter's `double`.
-  func functionType(_ kinds: [NameKind]) -> LLVMTypeRef {
-    if let type = functionTypes[kinds] { return type }
+  /// A function type's parts.
+  private struct FunctionTypeKey: Hashable {
+    var kinds: [NameKind]
+    var takesDepth: Bool
+  }
+
+  /// `double (double, ...)`, with `ptr, i64` in place of each array parameter's `double`,
+  /// and a last `i32` for the call depth when `takesDepth`.
+  func functionType(_ kinds: [NameKind], takesDepth: Bool = false) -> LLVMTypeRef {
+    let key = FunctionTypeKey(kinds: kinds, takesDepth: takesDepth)
+    if let type = functionTypes[key] { return type }
     var parameters: [LLVMTypeRef?] = kinds.flatMap { $0 == .number ? [double] : [pointer, int64] }
+    if takesDepth { parameters.append(int32) }
     let type = parameters.withUnsafeMutableBufferPointer {
       LLVMFunctionType(double, $0.baseAddress, UInt32($0.count), 0)!
     }
-    functionTypes[kinds] = type
+    functionTypes[key] = type
     return type
   }
 
   func functionType(of symbol: FunctionSymbol) -> LLVMTypeRef {
-    functionType(symbol.prototype.parameters.map(\.kind))
+    functionType(symbol.prototype.parameters.map(\.kind), takesDepth: takesDepth(symbol))
   }
 
   /// The LLVM function for a Kaleidoscope function, declared on first use.
@@ -259,8 +278,15 @@ final class IRGenerator {
         llvmParameter += 2
       }
     }
+    callDepth =
+      if body.function != nil, countsCallDepth {
+        namedParameter(of: value, at: llvmParameter, "depth")
+      } else {
+        LLVMConstInt(int32, 0, 0)
+      }
     LLVMBuildRet(builder.reference, emit(body.body))
     function = nil
+    callDepth = nil
     debugScope = nil
     LLVMSetCurrentDebugLocation2(builder.reference, nil)
   }

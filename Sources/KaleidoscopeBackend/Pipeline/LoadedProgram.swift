@@ -11,11 +11,10 @@ public final class LoadedProgram {
     self.entry = unsafeBitCast(UInt(address), to: (@convention(c) () -> Void).self)
   }
 
-  /// Runs the top-level expressions in order on this thread, then writes out the buffered
-  /// output. A runtime error is reported by the runtime and ends the process with status 1.
+  /// Runs the top-level expressions in order, on the stack an executable runs them on
+  /// (`ks_run_main`), then writes out the buffered output. A runtime error is reported by
+  /// the runtime and ends the process with status 1.
   public func run() {
-    ks_runtime_init()
-    entry()
-    ks_flush()
+    ks_run_main(entry)
   }
 }

@@ -7,6 +7,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How many calls of the program's own functions may be in progress at once (SPEC §3), and
+ * the stack every engine runs a program on, which holds that many in each of them. */
+#define KS_CALL_DEPTH_LIMIT 100000
+#define KS_STACK_SIZE (512 << 20)
+
+/* Runs entry() (an executable's, or the JIT's, top-level code) on a thread with
+ * KS_STACK_SIZE bytes of stack and the fault handlers installed, then flushes the output. */
+void ks_run_main(void (*entry)(void));
+
+/* For compiled code: the located error of a call that would go deeper than
+ * KS_CALL_DEPTH_LIMIT; stops as a fault does. `site` is "FILE:LINE:COL". */
+void ks_call_depth_error(const char *site) __attribute__((noreturn));
+/* Its one-line message, as snprintf writes it, for the interpreter. */
+int ks_describe_call_depth_error(char *buffer, size_t size, const char *site);
+
 /* Writes the byte c to standard output; returns 0. */
 double putchard(double c);
 /* Writes x in the value format and a newline; returns 0. */
@@ -39,9 +54,9 @@ void ks_runtime_init(void);
 int ks_run_protected(void (*entry)(void));
 /* One call with the same recovery, for the REPL's interpreter, whose own frames must not be
  * jumped over: 0 and the value in *result when it returned, 1 after an error (reported).
- * A compiled entry point `double entry(double *cells)`; or a C function of `count` (at most
+ * A compiled entry point `double entry(double *cells, int32_t depth)`; or a C function of `count` (at most
  * 8) doubles, where a NULL `function` reports `name` as an unresolved extern. */
-int ks_call_entry_protected(double (*entry)(double *), double *cells, double *result);
+int ks_call_entry_protected(double (*entry)(double *, int32_t), double *cells, int32_t depth, double *result);
 int ks_call_extern_protected(const char *name, void *function, const double *arguments, int count, double *result);
 
 /* Makes SIGINT (Ctrl-C) stop code running under ks_run_protected, with the message

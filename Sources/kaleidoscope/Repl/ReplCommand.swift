@@ -57,9 +57,9 @@ struct ReplCommand: ParsableCommand {
       options: CompileOptions(forSemantics: semantics.forSemantics), tiered: tier == .auto, color: color.color)
   }
 
-  /// Inputs are compiled and run on a thread with this much stack: runaway recursion in
-  /// the program hits the limit (and is reported) quickly.
-  static let stackSize = 64 << 20
+  /// Inputs are compiled and run on a thread with the stack every engine runs programs on,
+  /// which holds the language's deepest recursion.
+  static let stackSize = Int(KS_STACK_SIZE)
 
   static func start(optimization: OptimizationLevel, options: CompileOptions, tiered: Bool = true, color: ColorChoice) throws {
     let session = try makeSession(optimization: optimization, options: options, tiered: tiered)

@@ -1,0 +1,51 @@
+import CLLVM
+import KaleidoscopeFrontend
+import KaleidoscopeRuntime
+
+/// The call depth limit of SPEC §3 in compiled code.
+///
+/// At most `KS_CALL_DEPTH_LIMIT` calls of the program's own functions may be in progress at
+/// once, in every engine, so that a deep recursion succeeds everywhere or fails everywhere
+/// with the same located message. Measuring the machine stack cannot give that: an
+/// interpreted call takes a hundred times the stack of a compiled one. So each function
+/// takes its call's depth as a last `i32` parameter (1 for a call from the top level), and
+/// each call site checks it before passing it on plus one. A register argument and a
+/// compare: no memory is written, a function that calls nothing checks nothing, and LLVM
+/// folds the identical checks of a function's call sites into one.
+///
+/// Exported modules (`ir`, `asm`, object files) keep the tutorial's C signature
+/// `double f(double...)`, which C programs call (chapter 8): they count nothing.
+extension IRGenerator {
+  /// Whether calls of `symbol` pass a depth: the program's own functions, when counting.
+  func takesDepth(_ symbol: FunctionSymbol) -> Bool {
+    countsCallDepth && symbol.origin == .defined
+  }
+
+  /// The parameter of `function` at `index`, named `name`.
+  func namedParameter(of function: LLVMValueRef, at index: UInt32, _ name: String) -> LLVMValueRef {
+    let parameter = LLVMGetParam(function, index)!
+    LLVMSetValueName2(parameter, name, name.utf8.count)
+    return parameter
+  }
+
+  /// The depth of a call made from the current frame at `node`, after checking that it is
+  /// within the limit; beyond it, the runtime reports the located error and stops (a cold
+  /// block ending in `unreachable`).
+  func checkedCallDepth(at node: ExprID) -> LLVMValueRef {
+    let b = builder.reference
+    let depth = callDepth ?? LLVMConstInt(int32, 0, 0)
+    let limit = LLVMConstInt(int32, UInt64(KS_CALL_DEPTH_LIMIT), 0)
+    let tooDeep = LLVMBuildICmp(b, LLVMIntUGE, depth, limit, "toodeep")!
+    let ok = block("depth.ok")
+    let error = block("depth.error")
+    LLVMBuildCondBr(b, tooDeep, error, ok)
+    LLVMPositionBuilderAtEnd(b, error)
+    let report = runtimeFunction(
+      "ks_call_depth_error", returning: LLVMVoidTypeInContext(context), parameters: [pointer],
+      attributes: ["noreturn", "cold", "nounwind"])
+    callRuntime(report, [site(tree.start(of: node), name: "")])
+    LLVMBuildUnreachable(b)
+    LLVMPositionBuilderAtEnd(b, ok)
+    return LLVMBuildNUWAdd(b, depth, LLVMConstInt(int32, 1, 0), "depth.next")
+  }
+}

@@ -1,0 +1,26 @@
+import KaleidoscopeFrontend
+import KaleidoscopeRuntime
+
+/// The call depth limit of SPEC §3 (`KS_CALL_DEPTH_LIMIT`), counted exactly as compiled code
+/// counts it (`IRGenerator+CallDepth.swift`): a call of one of the program's functions is
+/// one level, whether it is interpreted or runs as machine code, and the call that would go
+/// one deeper fails at its site.
+extension Interpreter {
+  /// Counts a call of one of the program's functions, unless it would go deeper than the
+  /// limit; the caller counts it back when the call returns.
+  @inline(__always)
+  func enterCall(at site: ExprID) throws(InterpreterError) {
+    guard callDepth < KS_CALL_DEPTH_LIMIT else { throw callDepthError(at: site) }
+    callDepth += 1
+  }
+
+  /// The error of a call at `site` that would go deeper than the limit, worded by the
+  /// runtime as compiled code words it.
+  func callDepthError(at site: ExprID) -> InterpreterError {
+    let site = "\(tree.file.name):\(tree.file.location(of: tree.start(of: site)))"
+    var buffer = [CChar](repeating: 0, count: site.utf8.count + 100)
+    let length = ks_describe_call_depth_error(&buffer, buffer.count, site)
+    let message = String(decoding: buffer[..<min(Int(length), buffer.count - 1)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return .located(message.hasSuffix("\n") ? String(message.dropLast()) : message)
+  }
+}
