@@ -111,6 +111,7 @@ extension IRGenerator {
         storeArray(elements: elements, count: LLVMBuildLoad2(b, int64, cell(2 * offset + 1), "")!, into: locals[offset])
       }
     }
+    startEnclosingCounters(of: node, in: body)
     let loop = tree.loop(index)
     emitIterations(of: loop, at: node)
     // The loop's own variable is out of scope once it ends; left unused, LLVM can count the

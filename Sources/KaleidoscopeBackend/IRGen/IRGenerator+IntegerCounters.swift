@@ -123,6 +123,20 @@ extension IRGenerator {
     return 1
   }
 
+  /// In the rest of a running loop (`emitLoopContinuation`), the integer copies of the
+  /// counters of the loops around it in `body`, where they qualify: each holds the value it
+  /// had at the top of its own iteration, a whole number, since nothing in its loop assigns
+  /// it. An index such as `a[i * n + k]`, `i` an outer counter, then stays in integers as
+  /// it does when the whole function is compiled.
+  func startEnclosingCounters(of node: ExprID, in body: CheckedBody) {
+    for outer in body.loops where outer != node {
+      guard case .loop(let index) = tree[outer], case .forLoop(let parts) = tree.loop(index),
+        tree.contains(node, under: parts.body)
+      else { continue }
+      _ = startIntegerCounter(of: parts, variable: program.loopVariable(of: outer))
+    }
+  }
+
   /// The test of a loop whose counter lives as an integer (`counter < e`), in integers: both
   /// sides are exact whole numbers, never NaN, so it is the double comparison's answer, and
   /// LLVM sees a loop it can count.

@@ -130,14 +130,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 
   /// Whether the loop at `node` lies inside another loop of `body`.
   private func isNested(_ node: ExprID, in body: CheckedBody) -> Bool {
-    let tree = program.tree
-    return body.loops.contains { loop in
-      loop != node
-        && tree.contains(SyntaxNode(.expr(loop))) { candidate in
-          guard case .expr(let id) = candidate.reference else { return false }
-          return id == node
-        }
-    }
+    body.loops.contains { loop in loop != node && program.tree.contains(node, under: loop) }
   }
 
   public func loopEnded(_ node: ExprID, iterations: Int) {

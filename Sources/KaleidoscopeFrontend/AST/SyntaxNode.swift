@@ -103,6 +103,14 @@ extension SyntaxTree {
     }
     return false
   }
+
+  /// Whether the expression `node` is `root` or lies under it.
+  public func contains(_ node: ExprID, under root: ExprID) -> Bool {
+    contains(SyntaxNode(.expr(root))) { candidate in
+      guard case .expr(let id) = candidate.reference else { return false }
+      return id == node
+    }
+  }
 }
 
 extension Prototype {

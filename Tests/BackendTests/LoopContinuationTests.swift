@@ -1,0 +1,62 @@
+import CLLVM
+import KaleidoscopeFrontend
+import TestSupport
+import Testing
+
+@testable import KaleidoscopeBackend
+
+/// The rest of a running loop, as tiered execution compiles it (`emitLoopContinuation`),
+/// matched by FileCheck in its unoptimised IR.
+@Suite("Loop continuations")
+struct LoopContinuationTests {
+  /// The continuation of the inner loop of `fill`, whose frame the interpreter passes in cells.
+  static func innerLoopContinuation(of source: String) throws -> String {
+    let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
+    try #require(!result.diagnostics.hasErrors)
+    let program = result.program
+    let body = try #require(program.bodies.first { $0.function.map { program.functions[$0].spelling } == "fill" })
+    let inner = try #require(body.loops.last)
+    return LargeStack.run { () -> String in
+      let module = Module(name: "tier", context: Context())
+      let generator = IRGenerator(
+        program: program, module: module, options: CompileOptions(optimization: .none),
+        // The code is only read, never run: any address stands for a global's cell.
+        linking: .tiered(globalAddress: { 0x1000 + 16 * UInt($0.index) }, copies: []), unresolved: [])
+      generator.emitLoopContinuation(named: "tier.loop", loop: inner, of: body)
+      return module.text
+    }
+  }
+
+  /// The counter of the loop around the one continued lives as an integer too: the index
+  /// `i * N + j` is computed in integers, with the bounds comparison and no fraction test.
+  @Test func anOuterCounterIsAnIntegerInTheRestOfAnInnerLoop() throws {
+    let ir = try Self.innerLoopContinuation(
+      of: "var N = 4, grid[16]\ndef fill() for i = 0, i < N in for j = 0, j < N in grid[i * N + j] = j\nfill()\n")
+    let checks = """
+      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+      CHECK: [[OUTER:%[0-9]+]] = fptosi double {{%[0-9]+}} to i64
+      CHECK-NEXT: store i64 [[OUTER]], ptr %i.int
+      CHECK: [[I:%counter[0-9]*]] = load i64, ptr %i.int
+      CHECK: [[IN:%[0-9]+]] = mul i64 [[I]], {{%[0-9]+}}
+      CHECK: [[J:%counter[0-9]*]] = load i64, ptr %j.int
+      CHECK: [[POSITION:%[0-9]+]] = add i64 [[IN]], [[J]]
+      CHECK-NOT: fcmp oeq
+      CHECK: %inbounds = icmp ult i64 [[POSITION]], %count
+      """
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
+  }
+
+  /// An outer counter that its loop assigns is not known to be whole: the index keeps the
+  /// fraction test.
+  @Test func anAssignedOuterCounterKeepsTheFractionTest() throws {
+    let ir = try Self.innerLoopContinuation(
+      of: "var N = 4, grid[16]\ndef binary : 1 (x y) y\n"
+        + "def fill() for i = 0, i < N in (for j = 0, j < N in grid[i * N + j] = j) : (i = i + 0.5)\nfill()\n")
+    let checks = """
+      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+      CHECK-NOT: store i64 {{.*}}, ptr %i.int
+      CHECK: %whole = fcmp oeq
+      """
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
+  }
+}
