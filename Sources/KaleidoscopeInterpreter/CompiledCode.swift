@@ -28,11 +28,10 @@ public protocol CompiledCode: AnyObject {
   /// The loop at `node`, in the body at `body` (an index in `program.bodies`), is at the top
   /// of an iteration, its `iterations`-th (0 when it starts, then every
   /// `loopReportInterval`): the chance to compile it, and its code if ready, to
-  /// run the rest of the loop (on-stack replacement). `frame` gives the body's locals as
-  /// they are now (an array's is not a value).
-  func loop(_ node: ExprID, of body: Int, iterations: Int, frame: () -> [Double]) -> LoopEntry?
-  /// The code `loop` gave for the loop at `node` was made for another frame and did not
-  /// run: the interpreter goes on, and the code may be replaced.
+  /// run the rest of the loop (on-stack replacement).
+  func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry?
+  /// The code `loop` gave for the loop at `node` assumed what the frame does not hold, and
+  /// did not run: the interpreter goes on, and the code may be replaced.
   func loopMissed(_ node: ExprID, of body: Int)
   /// The loop at `node` ended in the interpreter after `iterations` iterations of this run.
   /// `loop` saw only every `loopReportInterval`-th; the rest count toward making it hot too,

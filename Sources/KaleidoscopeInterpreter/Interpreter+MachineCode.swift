@@ -49,13 +49,8 @@ extension Interpreter {
     return result
   }
 
-  /// The current body's locals as they are now.
-  func currentFrame() -> [Double] {
-    (0..<program.bodies[currentBody].locals.count).map { slots[base + $0] }
-  }
-
-  /// Runs the rest of the current loop in machine code, unless it was made for another
-  /// frame (false): the body's locals go to it as cells and the numbers come back (an array
+  /// Runs the rest of the current loop in machine code, unless its code assumed what the
+  /// frame does not hold (false): the body's locals go to it as cells and the numbers come back (an array
   /// variable is never assigned as a whole, and its elements are the same memory in both
   /// tiers).
   func runInMachineCode(_ entry: LoopEntry) -> Bool {

@@ -438,7 +438,7 @@ public final class Interpreter {
     let reportInterval = compiledCode?.loopReportInterval ?? Int.max
     while true {
       if iterations % reportInterval == 0, let compiledCode,
-        let entry = compiledCode.loop(node, of: currentBody, iterations: iterations, frame: currentFrame)
+        let entry = compiledCode.loop(node, of: currentBody, iterations: iterations)
       {
         if runInMachineCode(entry) { return }
         compiledCode.loopMissed(node, of: currentBody)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Loop continuations")
 struct LoopContinuationTests {
   /// The continuation of the inner loop of `fill`, whose frame the interpreter passes in cells.
-  static func innerLoopContinuation(of source: String) throws -> String {
+  static func innerLoopContinuation(of source: String, assumesWholeFixedLocals: Bool = false) throws -> String {
     let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
     try #require(!result.diagnostics.hasErrors)
     let program = result.program
@@ -22,7 +22,8 @@ struct LoopContinuationTests {
         program: program, module: module, options: CompileOptions(optimization: .none),
         // The code is only read, never run: any address stands for a global's cell.
         linking: .tiered(globalAddress: { 0x1000 + 16 * UInt($0.index) }, copies: []), unresolved: [])
-      generator.emitLoopContinuation(named: "tier.loop", loop: inner, of: body)
+      generator.emitLoopContinuation(
+        named: "tier.loop", loop: inner, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)
       return module.text
     }
   }
@@ -56,6 +57,40 @@ struct LoopContinuationTests {
       CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
       CHECK-NOT: store i64 {{.*}}, ptr %i.int
       CHECK: %whole = fcmp oeq
+      """
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
+  }
+
+  /// A bound fixed throughout the loop: a parameter, or a `var` around the loop, that
+  /// nothing assigns; and one the body assigns.
+  static let bounds: [(source: String, fixed: Bool)] = [
+    ("def fill(n) for i = 0, i < 4 in for j = 0, j < n in grid[j] = i", true),
+    ("def fill(m) var n = 4 in for i = 0, i < 4 in for j = 0, j < n in grid[j] = i", true),
+    ("def fill(m) var n = 4 in (for i = 0, i < 4 in for j = 0, j < n in grid[j] = i) : (n = 5)", false),
+  ]
+
+  /// Assuming the numbers fixed throughout the loop whole, the code checks them on entry
+  /// (else returns 0) and counts `j < n` in integers. Without the assumption, or for a bound
+  /// the body assigns, the test stays a double comparison.
+  @Test(arguments: bounds, [true, false])
+  func aFixedBoundCountsInIntegersWhenAssumedWhole(bound: (source: String, fixed: Bool), assumed: Bool) throws {
+    let ir = try Self.innerLoopContinuation(
+      of: "var grid[16]\ndef binary : 1 (x y) y\n\(bound.source)\nfill(4)\n", assumesWholeFixedLocals: assumed)
+    let checks =
+      assumed && bound.fixed
+      ? """
+      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+      CHECK: %n.int = alloca i64
+      CHECK: br i1 {{%[0-9]+}}, label %assumedwhole, label %notwhole
+      CHECK: notwhole:
+      CHECK-NEXT: ret i32 0
+      CHECK: [[BOUND:%counter[0-9]*]] = load i64, ptr %n.int
+      CHECK-NEXT: %loopcond{{[0-9]*}} = icmp slt i64 {{%counter[0-9]*}}, [[BOUND]]
+      """
+      : """
+      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+      CHECK-NOT: %n.int = alloca
+      CHECK: fcmp ult double
       """
     #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
   }

@@ -78,11 +78,13 @@ extension IRGenerator {
   /// of an iteration of the loop at `node`, in a frame at call depth `depth`. It runs the
   /// remaining iterations, stores the numbers back and returns 1.
   ///
-  /// With `entryValues` (the frame's numbers when the compile was asked for, by local), the
-  /// code starts from those values as constants, and returns 0 at once unless the cells hold
-  /// exactly them (bit for bit). LLVM needs a loop's start and bound as constants to count
-  /// it with an integer, as it does when it compiles a whole call `loop(2e8)`.
-  func emitLoopContinuation(named name: String, loop node: ExprID, of body: CheckedBody, entryValues: [Double]? = nil) {
+  /// When `assumesWholeFixedLocals`, the code holds for any frame whose numbers fixed
+  /// throughout the loop (unassigned parameters and `var`s around it) are whole numbers
+  /// below 2^52 (`assumeWhole`: a bound `i < n` then counts in integers, which LLVM needs
+  /// to count the loop), and returns 0 at once for another.
+  func emitLoopContinuation(
+    named name: String, loop node: ExprID, of body: CheckedBody, assumesWholeFixedLocals: Bool = false
+  ) {
     guard case .loop(let index) = tree[node] else { preconditionFailure("tiers enter only loops") }
     var entryParameters: [LLVMTypeRef?] = [pointer, int32]
     let type = LLVMFunctionType(int32, &entryParameters, 2, 0)!
@@ -98,19 +100,15 @@ extension IRGenerator {
       var offset: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(index), 0)]
       return LLVMBuildGEP2(b, double, cells, &offset, 1, "")!
     }
-    if let entryValues { emitEntryGuard(body, entryValues, in: value, cell: cell) }
     for (offset, local) in body.locals.enumerated() {
       if local.valueKind == .number {
-        let start: LLVMValueRef =
-          if let entryValues { LLVMConstReal(double, entryValues[offset]) } else {
-            LLVMBuildLoad2(b, double, cell(2 * offset), "")!
-          }
-        storeNumber(start, into: locals[offset])
+        storeNumber(LLVMBuildLoad2(b, double, cell(2 * offset), "")!, into: locals[offset])
       } else {
         let elements = LLVMBuildLoad2(b, pointer, cell(2 * offset), "")!
         storeArray(elements: elements, count: LLVMBuildLoad2(b, int64, cell(2 * offset + 1), "")!, into: locals[offset])
       }
     }
+    if assumesWholeFixedLocals { assumeWhole(fixedNumberLocals(around: node, of: body), of: body, in: value) }
     startEnclosingCounters(of: node, in: body)
     let loop = tree.loop(index)
     emitIterations(of: loop, at: node)
@@ -124,26 +122,6 @@ extension IRGenerator {
     function = nil
     callDepth = nil
     emitPendingCopies()
-  }
-
-  /// Goes on when every number cell holds its value in `entryValues`, bit for bit (NaN and
-  /// -0 included); else returns 0.
-  private func emitEntryGuard(
-    _ body: CheckedBody, _ entryValues: [Double], in function: LLVMValueRef, cell: (Int) -> LLVMValueRef
-  ) {
-    let b = builder.reference
-    var matches = LLVMConstInt(LLVMInt1TypeInContext(context), 1, 0)!
-    for (offset, local) in body.locals.enumerated() where local.valueKind == .number {
-      let bits = LLVMBuildLoad2(b, int64, cell(2 * offset), "")!
-      let expected = LLVMConstInt(int64, entryValues[offset].bitPattern, 0)
-      matches = LLVMBuildAnd(b, matches, LLVMBuildICmp(b, LLVMIntEQ, bits, expected, "")!, "")!
-    }
-    let specialised = LLVMAppendBasicBlockInContext(context, function, "specialised")!
-    let other = LLVMAppendBasicBlockInContext(context, function, "otherframe")!
-    LLVMBuildCondBr(b, matches, specialised, other)
-    LLVMPositionBuilderAtEnd(b, other)
-    LLVMBuildRet(b, LLVMConstInt(int32, 0, 0))
-    LLVMPositionBuilderAtEnd(b, specialised)
   }
 
   func emitUnresolvedStub(_ stub: LLVMValueRef, name: String) {

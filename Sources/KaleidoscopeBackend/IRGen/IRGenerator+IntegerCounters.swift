@@ -35,6 +35,57 @@ extension IRGenerator {
     return max(start, end)
   }
 
+  /// The number locals fixed throughout the loop at `node`: the parameters of `body` and
+  /// the `var`s around the loop, when nothing in the body assigns them. In the rest of a
+  /// running loop each holds, throughout, the value it had when the loop started.
+  func fixedNumberLocals(around node: ExprID, of body: CheckedBody) -> [LocalID] {
+    guard options.forSemantics == .current else { return [] }
+    let arity = body.function.map { program.functions[$0].arity } ?? 0
+    var candidates = (0..<arity).map { LocalID(index: Int32($0)) }
+    _ = tree.contains(SyntaxNode(.expr(body.body))) { candidate in
+      guard case .expr(let id) = candidate.reference, case .varIn(let index) = tree[id] else { return false }
+      let varIn = tree.varIn(index)
+      if tree.contains(node, under: varIn.body) { candidates += program.bindingLocals(of: varIn) }
+      return false
+    }
+    return candidates.filter { local in
+      body.locals[Int(local.index)].valueKind == .number && !assigns(local, under: body.body)
+    }
+  }
+
+  /// In the entry block of the rest of a running loop: goes on when each of `fixed` (see
+  /// `fixedNumberLocals`) holds a whole number below 2^52 in magnitude, with its integer copy
+  /// made, so that a bound `i < n` counts as a literal's would; else returns 0 (the code was
+  /// made for other frames: tiers then compile the loop without this assumption).
+  func assumeWhole(_ fixed: [LocalID], of body: CheckedBody, in function: LLVMValueRef) {
+    guard !fixed.isEmpty else { return }
+    let b = builder.reference
+    var holds = LLVMConstInt(LLVMInt1TypeInContext(context), 1, 0)!
+    var copies: [(LocalID, LLVMValueRef)] = []
+    for local in fixed {
+      let value = loadNumber(from: locals[Int(local.index)])
+      let magnitude = callIntrinsic("llvm.fabs", overloads: [double], [value], "")
+      let small = LLVMBuildFCmp(b, LLVMRealOLT, magnitude, LLVMConstReal(double, 0x1p52), "")!
+      // Below 2^52 the conversion is exact for a whole number; above, `select` keeps poison out.
+      let integer = LLVMBuildFPToSI(b, LLVMBuildSelect(b, small, value, LLVMConstReal(double, 0), ""), int64, "")!
+      let whole = LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildSIToFP(b, integer, double, ""), value, "")!
+      holds = LLVMBuildAnd(b, holds, LLVMBuildAnd(b, small, whole, "")!, "")!
+      let copy = LLVMBuildAlloca(b, int64, tree.text(body.locals[Int(local.index)].name) + ".int")!
+      copies.append((local, copy))
+      LLVMBuildStore(b, integer, copy)
+    }
+    let assumed = LLVMAppendBasicBlockInContext(context, function, "assumedwhole")!
+    let other = LLVMAppendBasicBlockInContext(context, function, "notwhole")!
+    LLVMBuildCondBr(b, holds, assumed, other)
+    LLVMPositionBuilderAtEnd(b, other)
+    LLVMBuildRet(b, LLVMConstInt(int32, 0, 0))
+    LLVMPositionBuilderAtEnd(b, assumed)
+    for (local, copy) in copies {
+      integerLocals[Int(local.index)] = copy
+      activeCounters[local.index] = 52
+    }
+  }
+
   /// Whether anything under `root` assigns the local `variable`.
   private func assigns(_ variable: LocalID, under root: ExprID) -> Bool {
     tree.contains(SyntaxNode(.expr(root))) { node in

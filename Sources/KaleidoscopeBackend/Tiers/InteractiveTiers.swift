@@ -86,7 +86,7 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
     if ks_take_interrupt() != 0 { throw InterpreterError.interrupted }
   }
 
-  func loop(_ node: ExprID, of body: Int, iterations: Int, frame: () -> [Double]) -> LoopEntry? { nil }
+  func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? { nil }
 
   func loopMissed(_ node: ExprID, of body: Int) {}
   func loopEnded(_ node: ExprID, iterations: Int) {}

@@ -111,7 +111,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     }
   }
 
-  public func loop(_ node: ExprID, of body: Int, iterations: Int, frame: () -> [Double]) -> LoopEntry? {
+  public func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? {
     guard case .loop(let index) = program.tree[node] else { return nil }
     let slot = loopEntries + Int(index)
     if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: LoopEntry.self) }
@@ -120,17 +120,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopRequested[Int(index)] = true
     let checked = program.bodies[body]
     let (functions, copies) = newModule(calling: checked.callees)
-    // A loop hot within one run is likely to run on: its code is waited for and starts from
-    // the frame as it is now, whose values LLVM then knows (`emitLoopContinuation`). Not a
-    // loop inside another: its next run starts from other values.
-    let entryValues = iterations >= policy.hotIterations && !isNested(node, in: checked) ? frame() : nil
-    compileLoop(node, of: checked, calling: functions, copies: copies, entryValues: entryValues)
+    // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
+    // integers): one compile serves every call whose arguments are.
+    compileLoop(node, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: true)
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
-  }
-
-  /// Whether the loop at `node` lies inside another loop of `body`.
-  private func isNested(_ node: ExprID, in body: CheckedBody) -> Bool {
-    body.loops.contains { loop in loop != node && program.tree.contains(node, under: loop) }
   }
 
   public func loopEnded(_ node: ExprID, iterations: Int) {
@@ -138,24 +131,25 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopIterations[Int(index)] += iterations % loopReportInterval
   }
 
-  /// The loop's code was made for another frame: the interpreter goes on while general code
-  /// for it is compiled in the background (what it calls is compiled already; the small
-  /// functions come again as private copies).
+  /// The loop's code assumed a parameter whole that is not: the interpreter goes on while
+  /// code that assumes nothing is compiled in the background (what it calls is compiled
+  /// already; the small functions come again as private copies).
   public func loopMissed(_ node: ExprID, of body: Int) {
     guard case .loop(let index) = program.tree[node] else { return }
     ks_tier_store_entry(loopEntries + Int(index), nil)
     let checked = program.bodies[body]
     let (functions, copies) = newModule(calling: checked.callees)
-    compileLoop(node, of: checked, calling: functions, copies: copies, entryValues: nil)
+    compileLoop(node, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: false)
   }
 
   private func compileLoop(
-    _ node: ExprID, of body: CheckedBody, calling functions: [FunctionID], copies: Set<FunctionID>, entryValues: [Double]?
+    _ node: ExprID, of body: CheckedBody, calling functions: [FunctionID], copies: Set<FunctionID>,
+    assumesWholeFixedLocals: Bool
   ) {
     guard case .loop(let index) = program.tree[node] else { return }
-    compile(functions, copies: copies, loops: 1, into: loopEntries + Int(index), waits: entryValues != nil) { generator in
-      let name = "tier.loop.\(index)" + (entryValues == nil ? "" : ".specialised")
-      generator.emitLoopContinuation(named: name, loop: node, of: body, entryValues: entryValues)
+    compile(functions, copies: copies, loops: 1, into: loopEntries + Int(index)) { generator in
+      let name = "tier.loop.\(index)"
+      generator.emitLoopContinuation(named: name, loop: node, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)
       return name
     }
   }
