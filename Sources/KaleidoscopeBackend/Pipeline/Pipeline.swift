@@ -76,6 +76,20 @@ public enum Pipeline {
     }
   }
 
+  /// What each pass of `options.optimization`'s pipeline did to the IR of every definition
+  /// of a program without errors (`ir --passes`). It turns LLVM's `-print-changed` on for
+  /// the rest of the process (`PassInstrumentation`).
+  public static func passes(of program: CheckedProgram, options: CompileOptions) throws -> PassLog {
+    try LargeStack.run { () throws -> PassLog in
+      let machine = try TargetMachine(optimization: options.optimization)
+      var unoptimized = options
+      unoptimized.optimization = .none
+      let module = try module(for: program, in: Context(), for: machine, options: unoptimized, selection: .all)
+      let log = try PassInstrumentation.capture { try module.optimize(level: options.optimization, for: machine) }
+      return PassLog(printChangedOutput: log[...])
+    }
+  }
+
   /// The assembly of every definition of a program without errors, for `target` (nil: this
   /// machine), as `build --emit asm` writes it but without `main` (the playground's pane).
   public static func assembly(of program: CheckedProgram, target: String?, options: CompileOptions) throws -> String {

@@ -1,0 +1,134 @@
+/// What one optimisation pass did to one function: its IR before and after.
+public struct PassChange: Sendable, Equatable {
+  /// The pass's name as LLVM prints it (`InstCombinePass`).
+  public var pass: String
+  /// The function's IR name (`fib`, `binary:`).
+  public var function: String
+  /// The function's IR before the pass; empty when the pass made it.
+  public var before: String
+  /// The function's IR after the pass; empty when the pass deleted it.
+  public var after: String
+
+  public init(pass: String, function: String, before: String, after: String) {
+    self.pass = pass
+    self.function = function
+    self.before = before
+    self.after = after
+  }
+}
+
+/// The passes of an optimisation pipeline and what each changed (SPEC §7).
+public struct PassLog: Sendable, Equatable {
+  /// Each change, in the order the passes ran.
+  public var changes: [PassChange]
+  /// How many passes ran, over every function they ran on.
+  public var passesRun: Int
+  /// How many of those runs changed something.
+  public var passesChanged: Int
+  /// Each function's IR before the first pass, by name.
+  public var start: [String: String]
+}
+
+extension PassLog {
+  /// Reads what LLVM's `-print-changed` wrote: `*** IR Dump At Start ***` and the module,
+  /// then per pass run either `*** IR Dump After PASS on UNIT omitted because no change ***`
+  /// or `*** IR Dump After PASS on UNIT ***` and the IR it changed (a function, the functions
+  /// of a call-graph cycle, or the module). A function is compared with its last text, so a
+  /// module pass is charged only for the functions it changed, and one it deleted is a
+  /// change to nothing.
+  public init(printChangedOutput text: Substring) {
+    changes = []
+    passesRun = 0
+    passesChanged = 0
+    start = [:]
+    var current: [String: String] = [:]
+    for dump in Self.dumps(in: text) {
+      switch dump.kind {
+      case .start:
+        current = Self.functions(in: dump.body)
+        start = current
+      case .unchanged:
+        passesRun += 1
+      case .changed(let pass, let unit):
+        passesRun += 1
+        let after = Self.functions(in: dump.body)
+        var changed = false
+        for (name, text) in after.sorted(by: { $0.key < $1.key }) where current[name] != text {
+          changes.append(PassChange(pass: pass, function: name, before: current[name] ?? "", after: text))
+          current[name] = text
+          changed = true
+        }
+        if unit == "[module]" {
+          for name in current.keys.sorted() where after[name] == nil {
+            changes.append(PassChange(pass: pass, function: name, before: current[name]!, after: ""))
+            current[name] = nil
+            changed = true
+          }
+        }
+        if changed { passesChanged += 1 }
+      }
+    }
+  }
+
+  /// A section of the log.
+  private struct Dump {
+    enum Kind {
+      case start
+      case unchanged
+      case changed(pass: String, unit: String)
+    }
+    var kind: Kind
+    var body: Substring
+  }
+
+  /// The sections of the log, each a header line and the IR under it.
+  private static func dumps(in text: Substring) -> [Dump] {
+    var result: [Dump] = []
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+    while let line = lines.first {
+      lines = lines.dropFirst()
+      guard let kind = header(line) else { continue }
+      let end = lines.firstIndex { $0.hasPrefix("*** ") } ?? lines.endIndex
+      let body = lines[..<end]
+      result.append(Dump(kind: kind, body: body.isEmpty ? "" : text[body.first!.startIndex..<body.last!.endIndex]))
+      lines = lines[end...]
+    }
+    return result
+  }
+
+  /// What a `*** ... ***` line says; nil for any other line (the pass managers' own
+  /// `*** IR Pass ... ignored ***`, say).
+  private static func header(_ line: Substring) -> Dump.Kind? {
+    guard line.hasPrefix("*** IR Dump "), line.hasSuffix(" ***") else { return nil }
+    let inner = line.dropFirst("*** IR Dump ".count).dropLast(" ***".count)
+    if inner == "At Start" { return .start }
+    guard inner.hasPrefix("After "), let on = inner.firstRange(of: " on ") else { return nil }
+    let pass = String(inner[inner.index(inner.startIndex, offsetBy: 6)..<on.lowerBound])
+    let unit = inner[on.upperBound...]
+    if unit.hasSuffix(" omitted because no change") { return .unchanged }
+    return .changed(pass: pass, unit: String(unit))
+  }
+
+  /// The functions defined in `ir`, by name: each from its `define` line to its closing `}`.
+  static func functions(in ir: Substring) -> [String: String] {
+    var result: [String: String] = [:]
+    var lines = ir.split(separator: "\n", omittingEmptySubsequences: false)[...]
+    while let start = lines.firstIndex(where: { $0.hasPrefix("define ") }) {
+      let end = lines[start...].firstIndex { $0 == "}" } ?? lines.index(before: lines.endIndex)
+      if let name = functionName(lines[start]) { result[name] = lines[start...end].joined(separator: "\n") + "\n" }
+      lines = lines[lines.index(after: end)...]
+    }
+    return result
+  }
+
+  /// The name in `define ... @name(`, unquoted.
+  static func functionName(_ line: Substring) -> String? {
+    guard let at = line.firstIndex(of: "@") else { return nil }
+    let rest = line[line.index(after: at)...]
+    if rest.hasPrefix("\"") {
+      let quoted = rest.dropFirst()
+      return quoted.firstIndex(of: "\"").map { String(quoted[..<$0]) }
+    }
+    return rest.firstIndex(of: "(").map { String(rest[..<$0]) }
+  }
+}

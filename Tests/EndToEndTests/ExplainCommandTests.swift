@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// The commands that show how the compiler works (SPEC §7), and their errors.
+@Suite("Explaining commands")
+struct ExplainCommandTests {
+  static let program = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(10)\n"
+
+  @Test func passesOfAnUnknownFunctionIsAnError() throws {
+    let output = try Tool.run(["ir", "--passes", "--function", "nope", "-"], stdin: Self.program)
+    #expect(output.status == 1)
+    #expect(output.stdout.isEmpty)
+    #expect(output.stderr == "error: <stdin> has no function 'nope'\n")
+  }
+
+  @Test(arguments: [["ir", "--full", "-"], ["ir", "--function", "fib", "-"]])
+  func passOptionsWithoutPassesAreAUsageError(arguments: [String]) throws {
+    let output = try Tool.run(arguments, stdin: Self.program)
+    #expect(output.status == 64)
+    #expect(output.stderr.contains("--function and --full go with --passes"))
+  }
+
+  /// Every function's changes, then the count; each header names a pass and a function.
+  @Test func passesListsEveryChangedFunction() throws {
+    let output = try Tool.run(["ir", "--passes", "-O3", "-"], stdin: Self.program)
+    #expect(output.status == 0)
+    let headers = output.stdout.split(separator: "\n").filter { $0.hasPrefix("*** ") }
+    #expect(headers.count >= 10)
+    #expect(headers.allSatisfy { $0.hasSuffix(" ***") && $0.contains(" on ") })
+    #expect(headers.contains("*** SROAPass on fib ***"))
+    #expect(output.stdout.split(separator: "\n").last?.hasSuffix("changed the IR") == true)
+  }
+}
