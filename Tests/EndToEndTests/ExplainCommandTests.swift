@@ -31,3 +31,33 @@ struct ExplainCommandTests {
     #expect(output.stdout.split(separator: "\n").last?.hasSuffix("changed the IR") == true)
   }
 }
+
+/// `cfg`'s drawing and its errors.
+@Suite("cfg")
+struct CFGCommandTests {
+  @Test func svgIsDrawnByGraphviz() throws {
+    let output = try Tool.run(["cfg", "--format", "svg", "-"], stdin: ExplainCommandTests.program)
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(output.stdout.contains("<svg"))
+    #expect(output.stdout.contains("<title>cfg</title>"))
+    #expect(output.stdout.contains(">fib</text>"))
+  }
+
+  @Test func oneDigraphPerFunction() throws {
+    let output = try Tool.run(["cfg", "-"], stdin: ExplainCommandTests.program)
+    #expect(output.status == 0)
+    let names = output.stdout.split(separator: "\n").filter { $0.hasPrefix("digraph ") }
+    #expect(names == ["digraph \"fib\" {", "digraph \"__anon_0\" {", "digraph \"__ks_main\" {"])
+  }
+
+  @Test func anUnknownFunctionIsAnError() throws {
+    let output = try Tool.run(["cfg", "--function", "nope", "-"], stdin: ExplainCommandTests.program)
+    #expect(output.status == 1)
+    #expect(output.stderr == "error: <stdin> has no function 'nope'\n")
+  }
+
+  @Test func anUnknownFormatIsAUsageError() throws {
+    let output = try Tool.run(["cfg", "--format", "png", "-"], stdin: ExplainCommandTests.program)
+    #expect(output.status == 64)
+  }
+}

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `IR/*.ks` hold `# CHECK:` lines that LLVM's FileCheck matches against the `ir` output;
-/// the first line `# RUN: ir ARGS` gives the command.
+/// `IR/*.ks` hold `# CHECK:` lines that LLVM's FileCheck matches against the output of `ir`
+/// (or `cfg`); the first line `# RUN: COMMAND ARGS` gives the command.
 @Suite("IR shapes (FileCheck)")
 struct IRTests {
   @Test("FileCheck", arguments: TestData.programs(in: "IR"))

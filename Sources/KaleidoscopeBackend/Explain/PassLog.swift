@@ -45,13 +45,13 @@ extension PassLog {
     for dump in Self.dumps(in: text) {
       switch dump.kind {
       case .start:
-        current = Self.functions(in: dump.body)
+        current = IRText.functionsByName(in: dump.body)
         start = current
       case .unchanged:
         passesRun += 1
       case .changed(let pass, let unit):
         passesRun += 1
-        let after = Self.functions(in: dump.body)
+        let after = IRText.functionsByName(in: dump.body)
         var changed = false
         for (name, text) in after.sorted(by: { $0.key < $1.key }) where current[name] != text {
           changes.append(PassChange(pass: pass, function: name, before: current[name] ?? "", after: text))
@@ -109,26 +109,4 @@ extension PassLog {
     return .changed(pass: pass, unit: String(unit))
   }
 
-  /// The functions defined in `ir`, by name: each from its `define` line to its closing `}`.
-  static func functions(in ir: Substring) -> [String: String] {
-    var result: [String: String] = [:]
-    var lines = ir.split(separator: "\n", omittingEmptySubsequences: false)[...]
-    while let start = lines.firstIndex(where: { $0.hasPrefix("define ") }) {
-      let end = lines[start...].firstIndex { $0 == "}" } ?? lines.index(before: lines.endIndex)
-      if let name = functionName(lines[start]) { result[name] = lines[start...end].joined(separator: "\n") + "\n" }
-      lines = lines[lines.index(after: end)...]
-    }
-    return result
-  }
-
-  /// The name in `define ... @name(`, unquoted.
-  static func functionName(_ line: Substring) -> String? {
-    guard let at = line.firstIndex(of: "@") else { return nil }
-    let rest = line[line.index(after: at)...]
-    if rest.hasPrefix("\"") {
-      let quoted = rest.dropFirst()
-      return quoted.firstIndex(of: "\"").map { String(quoted[..<$0]) }
-    }
-    return rest.firstIndex(of: "(").map { String(rest[..<$0]) }
-  }
 }

@@ -90,6 +90,13 @@ public enum Pipeline {
     }
   }
 
+  /// The control-flow graph of each function of the IR `ir` prints for a program without
+  /// errors (`cfg`).
+  public static func controlFlowGraphs(of program: CheckedProgram, options: CompileOptions) throws -> [ControlFlowGraph] {
+    let text = try ir(of: program, options: options)
+    return IRText.functions(in: text[...]).map { ControlFlowGraph(function: $0.name, ir: $0.text) }
+  }
+
   /// The assembly of every definition of a program without errors, for `target` (nil: this
   /// machine), as `build --emit asm` writes it but without `main` (the playground's pane).
   public static func assembly(of program: CheckedProgram, target: String?, options: CompileOptions) throws -> String {
