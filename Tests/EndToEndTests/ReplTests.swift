@@ -15,6 +15,34 @@ struct ReplTests {
     return tiered
   }
 
+  /// `:passes` shows the optimiser on a definition, pass by pass, then the count; it needs
+  /// an optimisation level above 0.
+  @Test func passesShowWhatEachPassChanged() throws {
+    let output = try session("def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\n:passes fib\n:opt 0\n:passes fib\n")
+    let lines = output.stdout.split(separator: "\n")
+    #expect(lines.contains("*** SROAPass on fib.1 ***"))
+    #expect(lines.contains("-  %n.addr = alloca double, align 8"))
+    #expect(lines.last?.hasPrefix("; ") == true && lines.last?.hasSuffix(" changed the IR") == true)
+    #expect(output.stderr == "error: :passes needs :opt 1, 2 or 3\n")
+  }
+
+  /// `:cfg` draws a definition's graph into a new SVG file and prints its path: at `:opt 0`,
+  /// the `if` diamond.
+  @Test(arguments: [["repl"], ["repl", "--tier", "jit"]])
+  func cfgWritesAnSVGFile(arguments: [String]) throws {
+    let output = try Tool.run(arguments, stdin: ":opt 0\ndef f(x) if x < 3 then 1 else 2\n:cfg f\n:cfg g\n")
+    let paths = output.stdout.split(separator: "\n").map(String.init)
+    #expect(paths.count == 1 && paths[0].hasSuffix(".svg"))
+    #expect(output.stderr == "error: 'g' is not a function defined in this session\n")
+    for path in paths {
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let svg = try String(contentsOfFile: path, encoding: .utf8)
+      #expect(svg.contains("<svg"))
+      #expect(svg.contains("<title>f</title>"))
+      #expect(svg.contains("ifcont:"))
+    }
+  }
+
   @Test func defineAndCall() throws {
     let output = try session("def sq(x) x * x\nsq(12)\n")
     #expect(output.stdout == "144\n")

@@ -24,6 +24,19 @@ public final class Module {
     reference = LLVMModuleCreateWithNameInContext(name, context.reference)
   }
 
+  /// The module that LLVM assembly `text` describes.
+  public init(parsing text: String, context: Context) throws {
+    self.context = context
+    let buffer = text.withCString { LLVMCreateMemoryBufferWithMemoryRangeCopy($0, text.utf8.count, "ir") }!
+    var parsed: LLVMModuleRef?
+    var message: UnsafeMutablePointer<CChar>?
+    // LLVMParseIRInContext takes ownership of the buffer.
+    guard LLVMParseIRInContext(context.reference, buffer, &parsed, &message) == 0, let parsed else {
+      throw BackendError.llvm("cannot parse IR: \(takeMessage(message))")
+    }
+    reference = parsed
+  }
+
   /// Sets the triple and data layout of the machine the module is for.
   public func configure(for machine: TargetMachine) {
     LLVMSetTarget(reference, machine.triple)

@@ -91,16 +91,8 @@ extension ObjectEmitter {
   /// The assembly LLVM generates for IR `text` (the REPL's `:asm`): parsed into a fresh
   /// context, compiled by `machine`, returned as text.
   public static func assembly(ofIR text: String, machine: TargetMachine) throws -> String {
-    let context = Context()
-    let buffer = text.withCString { LLVMCreateMemoryBufferWithMemoryRangeCopy($0, strlen($0), "ir") }!
-    var parsed: LLVMModuleRef?
-    var message: UnsafeMutablePointer<CChar>?
-    // LLVMParseIRInContext takes ownership of the buffer.
-    if LLVMParseIRInContext(context.reference, buffer, &parsed, &message) != 0 {
-      throw BackendError.llvm("cannot parse IR: \(takeMessage(message))")
-    }
-    defer { LLVMDisposeModule(parsed) }
-    let output = try emit(parsed!, as: LLVMAssemblyFile, machine: machine)
+    let module = try Module(parsing: text, context: Context())
+    let output = try emit(module.reference, as: LLVMAssemblyFile, machine: machine)
     defer { LLVMDisposeMemoryBuffer(output) }
     let start = LLVMGetBufferStart(output)!
     return String(decoding: UnsafeRawBufferPointer(start: start, count: LLVMGetBufferSize(output)), as: UTF8.self)

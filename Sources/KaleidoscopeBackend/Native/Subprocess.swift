@@ -2,9 +2,9 @@
   import Glibc
 #endif
 
-/// Other programs the back end runs (the C compiler that links, Graphviz's `dot`), and the
-/// files it hands them.
-enum Subprocess {
+/// Other programs the tool runs (the C compiler that links, Graphviz's `dot`, the tool
+/// itself for the REPL's `:passes`), and the files it hands them.
+public enum Subprocess {
   /// Writes `contents` to the file at `path`, replacing it.
   static func writeFile(_ path: String, contents: String) throws {
     guard let stream = fopen(path, "w") else {
@@ -60,7 +60,7 @@ enum Subprocess {
 
 extension Subprocess {
   /// The text of the file at `path`.
-  static func readFile(_ path: String) throws -> String {
+  public static func readFile(_ path: String) throws -> String {
     guard let stream = fopen(path, "r") else {
       throw BackendError.system("cannot read '\(path)': \(String(cString: strerror(errno)))")
     }
@@ -73,5 +73,29 @@ extension Subprocess {
       bytes += buffer[..<count]
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+extension Subprocess {
+  /// Runs a program whose output goes where this process's goes; returns its exit status.
+  public static func runShowingOutput(_ arguments: [String]) throws -> Int32 {
+    var cArguments = arguments.map { strdup($0) } + [nil]
+    defer { for argument in cArguments { free(argument) } }
+    var pid: pid_t = 0
+    let status = posix_spawnp(&pid, arguments[0], nil, nil, &cArguments, environ)
+    guard status == 0 else {
+      throw BackendError.system("cannot run \(arguments[0]): \(String(cString: strerror(status)))")
+    }
+    var exitStatus: Int32 = 0
+    while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+    return (exitStatus & 0x7F) == 0 ? (exitStatus >> 8) & 0xFF : 128 + (exitStatus & 0x7F)
+  }
+
+  /// This executable's path, to run it again.
+  public static var currentExecutable: String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return CommandLine.arguments[0] }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

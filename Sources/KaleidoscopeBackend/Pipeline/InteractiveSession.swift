@@ -52,6 +52,8 @@ public final class InteractiveSession {
   public private(set) var lastRunTime: Duration = .zero
   /// The optimised IR of the input that last defined each function (the REPL's `:ir`).
   private var definitionIR: [String: String] = [:]
+  /// The same input's IR before optimisation, and each definition's IR name in it.
+  private var definitionSourceIR: [String: (ir: String, symbol: String)] = [:]
   private var expressionCount = 0
 
   /// With `tiered`, expressions start in the interpreter and new definitions compile in
@@ -93,6 +95,21 @@ public final class InteractiveSession {
   public func ir(of name: String) throws -> String? {
     try tiers?.waitForCompiles()
     return definitionIR[name]
+  }
+
+  /// The IR before optimisation of the input that last defined `name`, and the IR name of
+  /// `name`'s definition in it (the REPL's `:passes`).
+  public func unoptimizedIR(of name: String) throws -> (ir: String, symbol: String)? {
+    try tiers?.waitForCompiles()
+    return definitionSourceIR[name]
+  }
+
+  /// The control-flow graph of `name`'s optimised definition (the REPL's `:cfg`).
+  public func controlFlowGraph(of name: String) throws -> ControlFlowGraph? {
+    guard let ir = try ir(of: name), let symbol = definitionSourceIR[name]?.symbol,
+      let function = IRText.functions(in: ir[...]).first(where: { $0.name == symbol })
+    else { return nil }
+    return ControlFlowGraph(function: name, ir: function.text)
   }
 
   /// The machine code of the input that last defined `name`, as assembly.
@@ -224,9 +241,14 @@ public final class InteractiveSession {
       if newSlots.contains(spelling) { generator.defineSlot(Self.slotName(spelling)) }
       generator.emitDefinition(body)
     }
+    let unoptimized = module.text
     try finish(module, level: level)
     let ir = module.text
-    for body in definitions { definitionIR[program.functions[body.function!].spelling] = ir }
+    for body in definitions {
+      let spelling = program.functions[body.function!].spelling
+      definitionIR[spelling] = ir
+      definitionSourceIR[spelling] = (unoptimized, symbolNames[body.function!]!)
+    }
     // After the optimiser and `:ir`'s text: they are the interpreter's, not the program's.
     if tiers != nil {
       emitTierEntries(definitions, of: program, generator, symbolNames)

@@ -90,6 +90,17 @@ public enum Pipeline {
     }
   }
 
+  /// The same for a module given as LLVM assembly (the REPL's `:passes`, in a child process:
+  /// see `PassInstrumentation`).
+  public static func passes(ofIR text: String, level: OptimizationLevel) throws -> PassLog {
+    try LargeStack.run { () throws -> PassLog in
+      let machine = try TargetMachine(optimization: level)
+      let module = try Module(parsing: text, context: Context())
+      let log = try PassInstrumentation.capture { try module.optimize(level: level, for: machine) }
+      return PassLog(printChangedOutput: log[...])
+    }
+  }
+
   /// The control-flow graph of each function of the IR `ir` prints for a program without
   /// errors (`cfg`).
   public static func controlFlowGraphs(of program: CheckedProgram, options: CompileOptions) throws -> [ControlFlowGraph] {

@@ -21,6 +21,8 @@ struct MetaCommands {
     :type NAME         a function's signature or a global's kind, and where it was declared (also :info)
     :ir NAME           the optimised LLVM IR of NAME's definition
     :asm NAME          the machine code of NAME's definition
+    :passes NAME       the optimiser pass by pass on NAME's definition: what each pass changed
+    :cfg NAME          NAME's control-flow graph, drawn as SVG in a file whose path is printed
     :ast EXPR          the syntax tree of EXPR, drawn
     :tokens EXPR       the tokens of EXPR
     :time on|off       print how long each input takes to compile and run
@@ -31,7 +33,8 @@ struct MetaCommands {
     """
 
   static let names = [
-    ":help", ":quit", ":defs", ":type", ":info", ":ir", ":asm", ":ast", ":tokens", ":time", ":load", ":reset", ":opt",
+    ":help", ":quit", ":defs", ":type", ":info", ":ir", ":asm", ":passes", ":cfg", ":ast", ":tokens", ":time", ":load", ":reset",
+    ":opt",
   ]
 
   /// The session every input goes to; `:reset` replaces it.
@@ -50,6 +53,8 @@ struct MetaCommands {
     case ":type", ":info": try describe(argument)
     case ":ir": try show(argument) { try session.ir(of: $0) }
     case ":asm": try show(argument) { try session.assembly(of: $0) }
+    case ":passes": try passes(argument)
+    case ":cfg": try controlFlowGraph(argument)
     case ":ast": try syntaxTree(argument)
     case ":tokens":
       let file = SourceFile(name: "<repl>", text: argument)
@@ -136,6 +141,52 @@ struct MetaCommands {
     }
     let output = try reportingBackEndErrors { try LargeStack.run { () throws -> String? in try text(symbol.spelling) } }
     Terminal.writeOut(output ?? "")
+  }
+
+  /// `ir --passes` on the input that defined `name`, in a child process (LLVM's
+  /// `-print-changed` would stay on in this one), at the session's level.
+  private func passes(_ name: String) throws {
+    guard let symbol = symbol(named: name), symbol.origin == .defined,
+      let source = try reportingBackEndErrors({ try session.unoptimizedIR(of: symbol.spelling) })
+    else { return Terminal.writeError("error: '\(name)' is not a function defined in this session\n") }
+    guard session.optimization != .none else { return Terminal.writeError("error: :passes needs :opt 1, 2 or 3\n") }
+    guard let path = Self.writeTemporaryFile(named: "passes", suffix: ".ll", contents: source.ir) else { return }
+    defer { unlink(path) }
+    let arguments = [
+      Subprocess.currentExecutable, "passes-of-ir", "-O\(session.optimization.rawValue)", "--function", source.symbol, path,
+    ]
+    _ = try reportingBackEndErrors { try Subprocess.runShowingOutput(arguments) }
+  }
+
+  /// Draws `name`'s control-flow graph into a new SVG file and prints its path.
+  private func controlFlowGraph(_ name: String) throws {
+    guard let symbol = symbol(named: name), symbol.origin == .defined,
+      let graph = try reportingBackEndErrors({ try session.controlFlowGraph(of: symbol.spelling) })
+    else { return Terminal.writeError("error: '\(name)' is not a function defined in this session\n") }
+    let svg = try reportingBackEndErrors { try Graphviz.svg(of: graph.dot()) }
+    guard let path = Self.writeTemporaryFile(named: "cfg", suffix: ".svg", contents: svg) else { return }
+    Terminal.writeOut("\(path)\n")
+  }
+
+  /// A new file `kaleidoscope-NAME-XXXXXX.SUFFIX` in the temporary directory holding
+  /// `contents`; its path, or nil after reporting why not.
+  private static func writeTemporaryFile(named name: String, suffix: String, contents: String) -> String? {
+    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array("\(directory)/kaleidoscope-\(name)-XXXXXX\(suffix)".utf8CString)
+    let descriptor = mkstemps(&template, Int32(suffix.utf8.count))
+    guard descriptor >= 0 else {
+      Terminal.writeError("error: cannot create a file in \(directory): \(String(cString: strerror(errno)))\n")
+      return nil
+    }
+    let bytes = Array(contents.utf8)
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      written += count
+    }
+    close(descriptor)
+    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   private func syntaxTree(_ text: String) throws {
