@@ -61,3 +61,30 @@ struct CFGCommandTests {
     #expect(output.status == 64)
   }
 }
+
+/// `cfg --asm` and its target.
+@Suite("cfg --asm")
+struct MachineCFGCommandTests {
+  static let loop = "def sum(n) var s = 0 in (for i = 0, i < n in s = s + i) + s\nsum(10)\n"
+
+  @Test(arguments: ["x86-64", "aarch64", "riscv64"])
+  func aLoopHasItsBackEdgeOnEveryTarget(target: String) throws {
+    let output = try Tool.run(["cfg", "--asm", "-O2", "--target", target, "--function", "sum", "-"], stdin: Self.loop)
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(output.stdout.hasPrefix("digraph \"sum\" {\n"))
+    let backEdge = "b2 -> b2 [label=\"T\", color=\"darkgreen\", fontcolor=\"darkgreen\", style=\"dashed,bold\"];"
+    #expect(output.stdout.contains(backEdge))
+  }
+
+  @Test func wasmIsRefusedWithItsReason() throws {
+    let output = try Tool.run(["cfg", "--asm", "--target", "wasm32", "-"], stdin: Self.loop)
+    #expect(output.status == 1)
+    #expect(output.stderr.contains("wasm32's control flow is structured"))
+  }
+
+  @Test func aTargetWithoutAsmIsAUsageError() throws {
+    let output = try Tool.run(["cfg", "--target", "aarch64", "-"], stdin: Self.loop)
+    #expect(output.status == 64)
+    #expect(output.stderr.contains("--target goes with --asm"))
+  }
+}

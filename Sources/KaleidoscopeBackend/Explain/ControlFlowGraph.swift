@@ -93,7 +93,7 @@ public struct ControlFlowGraph: Sendable, Equatable {
   }
 
   /// Marks the edges to a block still on the depth-first path from the entry.
-  private mutating func markBackEdges() {
+  mutating func markBackEdges() {
     guard !blocks.isEmpty else { return }
     var outgoing = [[Int]](repeating: [], count: blocks.count)
     for (position, edge) in edges.enumerated() { outgoing[edge.from].append(position) }

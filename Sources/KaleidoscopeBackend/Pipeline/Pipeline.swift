@@ -108,6 +108,20 @@ public enum Pipeline {
     return IRText.functions(in: text[...]).map { ControlFlowGraph(function: $0.name, ir: $0.text) }
   }
 
+  /// The control-flow graph of each function of the machine code for `target` (nil: this
+  /// machine), as `assembly` prints it (`cfg --asm`). wasm32 has none: its control flow is
+  /// structured (`block`, `loop`, `br_if`), not jumps between labels.
+  public static func machineControlFlowGraphs(
+    of program: CheckedProgram, target: String?, options: CompileOptions
+  ) throws -> [ControlFlowGraph] {
+    if let target, target.hasPrefix("wasm") {
+      throw BackendError.unknownTarget(
+        "cfg --asm draws x86-64, AArch64 and RISC-V 64 code; wasm32's control flow is structured (block, loop, br_if), "
+          + "not jumps between labels: draw its IR instead")
+    }
+    return ControlFlowGraph.graphs(ofAssembly: try assembly(of: program, target: target, options: options))
+  }
+
   /// The assembly of every definition of a program without errors, for `target` (nil: this
   /// machine), as `build --emit asm` writes it but without `main` (the playground's pane).
   public static func assembly(of program: CheckedProgram, target: String?, options: CompileOptions) throws -> String {
