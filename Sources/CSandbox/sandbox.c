@@ -57,9 +57,12 @@ int ks_sandbox_close_files(void) {
 
 /* The system calls running code makes: reading and writing the standard streams, memory,
  * threads' synchronisation, signals (faults and stack overflows are caught), time, exit.
- * mmap and mprotect are allowed too, but never to make memory executable. */
+ * mmap and mprotect are allowed too, but never to make memory executable. dup, dup2 and
+ * dup3 copy a descriptor already open (the `passes` view points standard error at a file
+ * it opened before sealing, where LLVM writes its pass log), which grants nothing new. */
 static const int ks_allowed[] = {
   SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev), SCMP_SYS(close), SCMP_SYS(lseek),
+  SCMP_SYS(dup), SCMP_SYS(dup2), SCMP_SYS(dup3),
   SCMP_SYS(fstat), SCMP_SYS(newfstatat),
   SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise),
   SCMP_SYS(futex), SCMP_SYS(set_robust_list), SCMP_SYS(rseq), SCMP_SYS(membarrier), SCMP_SYS(sched_yield),

@@ -120,17 +120,21 @@ enum SandboxedRun {
     } else {
       let loaded = try reporter.product(
         of: reportingBackEndErrors { try Pipeline.load(file, mode: .sandboxed, options: options) })
-      enter(cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, reserved: 0)
+      // The program runs on a thread with the stack every engine has (`ks_run_main`).
+      enter(cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, reserved: Interpreter.stackSize)
       loaded.run()
     }
     Kaleidoscope.exit()
   }
 
   /// Limits and seals this process, or ends it: a program never runs unsandboxed.
-  static func enter(cpuSeconds: Int, memoryBytes: Int, reserved: Int) {
-    guard ks_sandbox_limit(UInt32(cpuSeconds), memoryBytes, reserved) == 0, ks_sandbox_close_files() == 0,
-      ks_sandbox_seal() == 0
-    else {
+  static func enter(cpuSeconds: Int, memoryBytes: Int, reserved: Int, beforeSealing prepare: () -> Void = {}) {
+    guard ks_sandbox_limit(UInt32(cpuSeconds), memoryBytes, reserved) == 0, ks_sandbox_close_files() == 0 else {
+      Terminal.writeError("error: sandbox: cannot enter it: \(String(cString: strerror(errno)))\n")
+      exit(1)
+    }
+    prepare()
+    guard ks_sandbox_seal() == 0 else {
       Terminal.writeError("error: sandbox: cannot enter it: \(String(cString: strerror(errno)))\n")
       exit(1)
     }

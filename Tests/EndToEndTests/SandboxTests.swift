@@ -46,6 +46,15 @@ struct SandboxTests {
     #expect(output.status == 1)
   }
 
+  /// The call depth limit is the same in the sandbox as outside it (SPEC §3).
+  @Test(arguments: tiers)
+  func theDeepestRecursionRunsAndOneMoreIsAStackOverflow(tier: [String]) throws {
+    let output = try Self.run("def down(n) if n < 2 then n else 1 + down(n - 1)\ndown(100000)\ndown(100001)\n", tier)
+    #expect(output.stdout == "100000\n")
+    #expect(output.stderr == "program.ks:1:38: runtime error: stack overflow: more than 100000 nested calls\n")
+    #expect(output.status == 1)
+  }
+
   /// 240 MB fits in the 256 MiB; a second array of the same size does not.
   @Test(arguments: tiers)
   func aMemoryBombRunsOutOfMemory(tier: [String]) throws {
