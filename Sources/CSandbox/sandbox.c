@@ -43,7 +43,7 @@ int ks_sandbox_limit(unsigned cpu_seconds, size_t memory_bytes, size_t reserved_
   return setrlimit(RLIMIT_CORE, &none);
 }
 
-int ks_sandbox_close_files(void) {
+void ks_sandbox_close_inherited_files(void) {
 #ifdef SYS_close_range
   if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
 #endif
@@ -51,8 +51,16 @@ int ks_sandbox_close_files(void) {
     long last = sysconf(_SC_OPEN_MAX);
     for (long fd = 3; fd < (last > 0 ? last : 1024); fd++) close((int)fd);
   }
-  struct rlimit files = {3, 3};
+}
+
+int ks_sandbox_limit_files(int limit) {
+  struct rlimit files = {(rlim_t)limit, (rlim_t)limit};
   return setrlimit(RLIMIT_NOFILE, &files);
+}
+
+int ks_sandbox_close_files(void) {
+  ks_sandbox_close_inherited_files();
+  return ks_sandbox_limit_files(3);
 }
 
 /* The system calls running code makes: reading and writing the standard streams, memory,

@@ -31,7 +31,7 @@ struct Kaleidoscope: ParsableCommand {
     subcommands: [
       RunCommand.self, ReplCommand.self, BuildCommand.self, CheckCommand.self, TokensCommand.self, ASTCommand.self,
       IRCommand.self, CFGCommand.self, FormatCommand.self, LSPCommand.self, ServeCommand.self, SandboxedViewCommand.self,
-      PassesOfIRCommand.self,
+      PassesOfIRCommand.self, LimitedDrawCommand.self,
     ]
   )
 

@@ -128,13 +128,18 @@ enum SandboxedRun {
   }
 
   /// Limits and seals this process, or ends it: a program never runs unsandboxed.
-  static func enter(cpuSeconds: Int, memoryBytes: Int, reserved: Int, beforeSealing prepare: () -> Void = {}) {
-    guard ks_sandbox_limit(UInt32(cpuSeconds), memoryBytes, reserved) == 0, ks_sandbox_close_files() == 0 else {
+  /// `prepare` may open `files` descriptors of its own, which stay open (the inherited ones
+  /// are closed first).
+  static func enter(
+    cpuSeconds: Int, memoryBytes: Int, reserved: Int, opening files: Int32 = 0, beforeSealing prepare: () -> Void = {}
+  ) {
+    guard ks_sandbox_limit(UInt32(cpuSeconds), memoryBytes, reserved) == 0 else {
       Terminal.writeError("error: sandbox: cannot enter it: \(String(cString: strerror(errno)))\n")
       exit(1)
     }
+    ks_sandbox_close_inherited_files()
     prepare()
-    guard ks_sandbox_seal() == 0 else {
+    guard ks_sandbox_limit_files(3 + files) == 0, ks_sandbox_seal() == 0 else {
       Terminal.writeError("error: sandbox: cannot enter it: \(String(cString: strerror(errno)))\n")
       exit(1)
     }

@@ -13,10 +13,14 @@ struct SandboxedViewCommand: ParsableCommand {
     commandName: Sandbox.viewCommand, abstract: "Print a view of a program, sandboxed (the playground).",
     shouldDisplay: false)
 
-  @Option(help: "tokens, ast, ir or asm.")
+  @Option(help: "tokens, ast, ir, asm, passes or cfg.")
   var view: View
   @Option(help: "The target of the asm view: a triple or a short name (x86-64, aarch64, riscv64, wasm32).")
   var target: String?
+  @Option(help: "For the passes and cfg views: only this function.")
+  var function: String?
+  @Flag(help: "For the cfg view: the machine code of --target, not the IR.")
+  var asm = false
   @Flag(help: "For the ir view: a diff from the IR at -O0 to the IR at the level asked for.")
   var diff = false
   @OptionGroup var optimization: OptimizationOption
@@ -30,7 +34,13 @@ struct SandboxedViewCommand: ParsableCommand {
       Terminal.writeError("error: sandbox: expected the source's length and bytes on standard input\n")
       throw ExitCode.validationFailure
     }
-    SandboxedRun.enter(cpuSeconds: sandbox.cpuSeconds, memoryBytes: sandbox.memoryBytes, reserved: 0)
+    // LLVM's pass log needs a file, which the sealed process could not open.
+    var logFile: PassLogFile?
+    SandboxedRun.enter(
+      cpuSeconds: sandbox.cpuSeconds, memoryBytes: sandbox.memoryBytes, reserved: 0, opening: PassLogFile.descriptors
+    ) {
+      if view == .passes { logFile = PassLogFile() }
+    }
     let file = SourceFile(name: name, bytes: source)
     let reporter = DiagnosticReporter(color: color.color, json: sandbox.jsonDiagnostics)
     let checked = Pipeline.check(file)
@@ -49,11 +59,35 @@ struct SandboxedViewCommand: ParsableCommand {
     case .asm where !checked.diagnostics.hasErrors:
       let triple = target.map(TargetName.triple(for:))
       text = try reportingBackEndErrors { try Pipeline.assembly(of: checked.program, target: triple, options: options) }
-    case .ir, .asm:
+    case .passes where !checked.diagnostics.hasErrors:
+      var plain = options
+      (plain.debugInfo, plain.optimization) = (false, optimization.resolved(default: .standard))
+      text = try explaining {
+        try ExplainViews.passes(of: checked.program, options: plain, function: function, logFile: logFile!)
+      }
+    case .cfg where !checked.diagnostics.hasErrors:
+      var plain = options
+      plain.debugInfo = false
+      let triple = asm ? target.map(TargetName.triple(for:)) ?? TargetName.x64.triple : nil
+      text = try explaining {
+        try ExplainViews.controlFlowGraphs(of: checked.program, options: plain, target: triple, function: function)
+      }
+    case .ir, .asm, .passes, .cfg:
       break
     }
     Terminal.writeOut(text)
     if reporter.report(checked.diagnostics) { throw ExitCode.failure }
+  }
+
+  /// `work`'s view, or the exit that tells the server the request was bad: status 64 and
+  /// the reason for a function the program does not define.
+  private func explaining(_ work: () throws -> String) throws -> String {
+    do {
+      return try reportingBackEndErrors(work)
+    } catch let unknown as ExplainViews.UnknownFunction {
+      Terminal.writeError("no function '\(unknown.name)' in the program\n")
+      throw ExitCode(64)
+    }
   }
 
   /// The IR at -O0 and at `options`' level, without debug information (its metadata would

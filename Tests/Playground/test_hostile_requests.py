@@ -82,7 +82,7 @@ def test_broken_http_is_refused_and_the_server_lives_on(server):
 
 def test_a_pathological_program_gets_an_answer_in_every_view(server):
     nested = "(" * 9000 + "1" + ")" * 9000 + "\n"  # the parser's limit is 10,000 levels
-    for view in ["tokens", "ast", "ir", "asm"]:
+    for view in ["tokens", "ast", "ir", "asm", "passes", "cfg"]:
         status, data = request(server.url, "POST", "/api/view", json.dumps({"source": nested, "view": view}))
         assert status == 200, (view, data[:200])
         assert "text" in json.loads(data)

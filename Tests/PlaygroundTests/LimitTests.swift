@@ -31,7 +31,7 @@ struct LimitTests {
   }
 
   @Test(arguments: [
-    ("{\"source\": \"1\", \"view\": \"pixels\"}", "'view' must be one of 'tokens', 'ast', 'ir', 'asm'"),
+    ("{\"source\": \"1\", \"view\": \"pixels\"}", "'view' must be one of 'tokens', 'ast', 'ir', 'asm', 'passes', 'cfg'"),
     (
       "{\"source\": \"1\", \"view\": \"asm\", \"target\": \"z80\"}",
       "'target' must be one of 'x86-64', 'aarch64', 'riscv64', 'wasm32', or a triple of one of them"

@@ -13,6 +13,10 @@ int ks_sandbox_limit(unsigned cpu_seconds, size_t memory_bytes, size_t reserved_
 
 /* Closes every file descriptor above 2 and allows no new ones. Returns 0, or -1. */
 int ks_sandbox_close_files(void);
+/* The same in two steps, for a process that opens a few descriptors of its own in between:
+ * closes every descriptor above 2; then allows none at or above `limit`. */
+void ks_sandbox_close_inherited_files(void);
+int ks_sandbox_limit_files(int limit);
 
 /* Installs the seccomp filter, for this thread and every thread it starts: no files opened,
  * no processes, no network; anything not on its list fails with EPERM. Returns 0, or -1. */

@@ -22,29 +22,48 @@ enum PassInstrumentation {
   }()
 
   /// Runs `body` with `-print-changed` on and returns what it wrote to standard error, which
-  /// goes to a temporary file meanwhile.
-  static func capture(_ body: () throws -> Void) throws -> String {
+  /// goes to `logFile` (a new one when nil) meanwhile.
+  static func capture(into logFile: PassLogFile? = nil, _ body: () throws -> Void) throws -> String {
     _ = printChanged
-    guard let file = tmpfile() else { throw BackendError.system("cannot make a temporary file for the pass log") }
-    defer { fclose(file) }
+    let file = logFile ?? PassLogFile()
+    guard let stream = file.stream, file.standardError >= 0 else {
+      throw BackendError.system("cannot make a temporary file for the pass log")
+    }
     fflush(nil)
-    let saved = dup(STDERR_FILENO)
-    dup2(fileno(file), STDERR_FILENO)
+    dup2(fileno(stream), STDERR_FILENO)
     do {
-      defer {
-        dup2(saved, STDERR_FILENO)
-        close(saved)
-      }
+      defer { dup2(file.standardError, STDERR_FILENO) }
       try body()
     }
-    rewind(file)
+    rewind(stream)
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let count = fread(&buffer, 1, buffer.count, file)
+      let count = fread(&buffer, 1, buffer.count, stream)
       if count <= 0 { break }
       bytes += buffer[..<count]
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// A temporary file for LLVM's pass log, and a copy of the standard error descriptor to
+/// put back, opened ahead of time by a process that will not be allowed to open either when
+/// the passes run (the playground's sandboxed view): `capture` then opens nothing.
+public final class PassLogFile {
+  /// The descriptors it holds.
+  public static let descriptors: Int32 = 2
+
+  let stream: UnsafeMutablePointer<FILE>?
+  let standardError: Int32
+
+  public init() {
+    stream = tmpfile()
+    standardError = dup(STDERR_FILENO)
+  }
+
+  deinit {
+    if let stream { fclose(stream) }
+    if standardError >= 0 { close(standardError) }
   }
 }

@@ -1,17 +1,22 @@
-/// What one optimisation pass did to one function: its IR before and after.
+/// What one optimisation pass did to one function: its IR before and after; or a run of a
+/// pass that changed nothing.
 public struct PassChange: Sendable, Equatable {
   /// The pass's name as LLVM prints it (`InstCombinePass`).
   public var pass: String
-  /// The function's IR name (`fib`, `binary:`).
+  /// The function's IR name (`fib`, `binary:`); for a run that changed nothing, what the
+  /// pass ran on (a function, `[module]`, or a call-graph cycle `(f, g)`).
   public var function: String
-  /// The function's IR before the pass; empty when the pass made it.
+  /// Whether the pass changed the function.
+  public var changed: Bool
+  /// The function's IR before the pass; empty when the pass made it, or changed nothing.
   public var before: String
-  /// The function's IR after the pass; empty when the pass deleted it.
+  /// The function's IR after the pass; empty when the pass deleted it, or changed nothing.
   public var after: String
 
-  public init(pass: String, function: String, before: String, after: String) {
+  public init(pass: String, function: String, changed: Bool = true, before: String, after: String) {
     self.pass = pass
     self.function = function
+    self.changed = changed
     self.before = before
     self.after = after
   }
@@ -19,8 +24,11 @@ public struct PassChange: Sendable, Equatable {
 
 /// The passes of an optimisation pipeline and what each changed (SPEC §7).
 public struct PassLog: Sendable, Equatable {
-  /// Each change, in the order the passes ran.
-  public var changes: [PassChange]
+  /// Every run of a pass in order: one entry per function it changed, or one saying it
+  /// changed nothing.
+  public var runs: [PassChange]
+  /// The runs that changed a function.
+  public var changes: [PassChange] { runs.filter(\.changed) }
   /// How many passes ran, over every function they ran on.
   public var passesRun: Int
   /// How many of those runs changed something.
@@ -37,7 +45,7 @@ extension PassLog {
   /// module pass is charged only for the functions it changed, and one it deleted is a
   /// change to nothing.
   public init(printChangedOutput text: Substring) {
-    changes = []
+    runs = []
     passesRun = 0
     passesChanged = 0
     start = [:]
@@ -47,25 +55,30 @@ extension PassLog {
       case .start:
         current = IRText.functionsByName(in: dump.body)
         start = current
-      case .unchanged:
+      case .unchanged(let pass, let unit):
         passesRun += 1
+        runs.append(PassChange(pass: pass, function: unit, changed: false, before: "", after: ""))
       case .changed(let pass, let unit):
         passesRun += 1
         let after = IRText.functionsByName(in: dump.body)
         var changed = false
         for (name, text) in after.sorted(by: { $0.key < $1.key }) where current[name] != text {
-          changes.append(PassChange(pass: pass, function: name, before: current[name] ?? "", after: text))
+          runs.append(PassChange(pass: pass, function: name, before: current[name] ?? "", after: text))
           current[name] = text
           changed = true
         }
         if unit == "[module]" {
           for name in current.keys.sorted() where after[name] == nil {
-            changes.append(PassChange(pass: pass, function: name, before: current[name]!, after: ""))
+            runs.append(PassChange(pass: pass, function: name, before: current[name]!, after: ""))
             current[name] = nil
             changed = true
           }
         }
-        if changed { passesChanged += 1 }
+        if changed {
+          passesChanged += 1
+        } else {
+          runs.append(PassChange(pass: pass, function: unit, changed: false, before: "", after: ""))
+        }
       }
     }
   }
@@ -74,7 +87,7 @@ extension PassLog {
   private struct Dump {
     enum Kind {
       case start
-      case unchanged
+      case unchanged(pass: String, unit: String)
       case changed(pass: String, unit: String)
     }
     var kind: Kind
@@ -105,7 +118,8 @@ extension PassLog {
     guard inner.hasPrefix("After "), let on = inner.firstRange(of: " on ") else { return nil }
     let pass = String(inner[inner.index(inner.startIndex, offsetBy: 6)..<on.lowerBound])
     let unit = inner[on.upperBound...]
-    if unit.hasSuffix(" omitted because no change") { return .unchanged }
+    let omitted = " omitted because no change"
+    if unit.hasSuffix(omitted) { return .unchanged(pass: pass, unit: String(unit.dropLast(omitted.count))) }
     return .changed(pass: pass, unit: String(unit))
   }
 

@@ -78,14 +78,19 @@ public enum Pipeline {
 
   /// What each pass of `options.optimization`'s pipeline did to the IR of every definition
   /// of a program without errors (`ir --passes`). It turns LLVM's `-print-changed` on for
-  /// the rest of the process (`PassInstrumentation`).
-  public static func passes(of program: CheckedProgram, options: CompileOptions) throws -> PassLog {
+  /// the rest of the process (`PassInstrumentation`). The log goes through `logFile`, or a
+  /// temporary file of its own.
+  public static func passes(of program: CheckedProgram, options: CompileOptions, logFile: PassLogFile? = nil) throws
+    -> PassLog
+  {
     try LargeStack.run { () throws -> PassLog in
       let machine = try TargetMachine(optimization: options.optimization)
       var unoptimized = options
       unoptimized.optimization = .none
       let module = try module(for: program, in: Context(), for: machine, options: unoptimized, selection: .all)
-      let log = try PassInstrumentation.capture { try module.optimize(level: options.optimization, for: machine) }
+      let log = try PassInstrumentation.capture(into: logFile) {
+        try module.optimize(level: options.optimization, for: machine)
+      }
       return PassLog(printChangedOutput: log[...])
     }
   }

@@ -80,6 +80,13 @@ public enum Sandbox {
     public var target: String?
     /// For the `ir` view: a diff from the IR at -O0 to the IR at `optimization`.
     public var diffFromUnoptimized = false
+    /// For the `passes` and `cfg` views: only this function (its IR name).
+    public var function: String?
+    /// For the `cfg` view: the graph of the machine code for `target`, not of the IR.
+    public var graphsMachineCode = false
+    /// Instead of a program, `source` is a graph in DOT to draw as SVG with Graphviz, in a
+    /// limited process (not sealed: it runs `dot`).
+    public var drawsGraph = false
     /// Diagnostics as JSON lines (`DiagnosticJSON`) instead of clang's text.
     public var jsonDiagnostics = false
 
@@ -107,12 +114,18 @@ public enum Sandbox {
   public static let childOption = "--sandboxed"
   /// The hidden subcommand whose process prints a view of a program, sandboxed.
   public static let viewCommand = "sandboxed-view"
+  /// The hidden subcommand whose process draws a graph with Graphviz, limited.
+  public static let drawCommand = "limited-draw"
 
   /// The command line of the sandboxed side.
   static func arguments(for request: Request, limits: Limits) -> [String] {
     var arguments = ["kaleidoscope"]
-    if let view = request.view {
+    if request.drawsGraph {
+      arguments += [drawCommand]
+    } else if let view = request.view {
       arguments += [viewCommand, "--view", view.rawValue] + (request.target.map { ["--target", $0] } ?? [])
+      arguments += request.function.map { ["--function", $0] } ?? []
+      if request.graphsMachineCode { arguments.append("--asm") }
       if request.diffFromUnoptimized { arguments.append("--diff") }
     } else {
       arguments += ["run", childOption, "--tier", request.tier.rawValue, "--for-semantics", request.forSemantics.rawValue]

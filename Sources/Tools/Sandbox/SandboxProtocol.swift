@@ -30,6 +30,55 @@ public enum Tier: String, CaseIterable, Sendable {
 /// A view of a program: the playground's panes and the hidden `sandboxed-view` command.
 public enum View: String, CaseIterable, Sendable {
   case tokens, ast, ir, asm
+  /// The optimiser pass by pass (`ir --passes`), printed as `PassesViewOutput`'s JSON.
+  case passes
+  /// The control-flow graphs (`cfg`), printed as `CFGViewOutput`'s JSON.
+  case cfg
+}
+
+/// What the `passes` view prints: the report `ir --passes` prints, the functions, and each
+/// run of a pass (SPEC §7).
+public struct PassesViewOutput: Codable, Sendable, Equatable {
+  /// One run of a pass on a function: what it changed, or that it changed nothing.
+  public struct Run: Codable, Sendable, Equatable {
+    public var pass: String
+    public var function: String
+    public var changed: Bool
+    public var before: String
+    public var after: String
+
+    public init(pass: String, function: String, changed: Bool, before: String, after: String) {
+      (self.pass, self.function, self.changed, self.before, self.after) = (pass, function, changed, before, after)
+    }
+  }
+
+  public var text: String
+  /// The functions of the program, in order, by their IR names.
+  public var functions: [String]
+  public var passes: [Run]
+  /// Whether the IR of later runs was left out (`before` and `after` empty) to keep the
+  /// answer within `PassesViewOutput.irLimit` bytes.
+  public var truncated: Bool
+
+  /// The most bytes of IR (every `before` and `after`) one answer carries.
+  public static let irLimit = 4 << 20
+
+  public init(text: String, functions: [String], passes: [Run], truncated: Bool) {
+    (self.text, self.functions, self.passes, self.truncated) = (text, functions, passes, truncated)
+  }
+}
+
+/// What the `cfg` view prints: each function's graph in DOT, and one DOT of them all to draw.
+public struct CFGViewOutput: Codable, Sendable, Equatable {
+  /// One `digraph` per function.
+  public var text: String
+  /// One `digraph` holding each function as a cluster, for Graphviz to draw as one SVG.
+  public var drawing: String
+  public var functions: [String]
+
+  public init(text: String, drawing: String, functions: [String]) {
+    (self.text, self.drawing, self.functions) = (text, drawing, functions)
+  }
 }
 
 /// The targets the playground offers, by the short names the page and the command line take.

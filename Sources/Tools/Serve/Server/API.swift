@@ -1,3 +1,5 @@
+import KaleidoscopeSandbox
+
 /// The playground's JSON API (SPEC §6): what the page sends and what it gets back.
 
 /// `POST /api/run`.
@@ -33,6 +35,29 @@ struct ViewRequest: Decodable {
   var target: String?
   /// For `ir`: a unified diff from the IR at -O0 to the IR at `opt`, every line kept.
   var diff: Bool?
+  /// For `passes` and `cfg`: only this function.
+  var function: String?
+  /// For `cfg`: the machine code of `target`, not the IR.
+  var asm: Bool?
+}
+
+/// The answer to the `passes` view (SPEC §7).
+struct PassesResponse: Encodable {
+  var text: String
+  var diagnostics: [DiagnosticEntry]
+  var lines: [Int]
+  var functions: [String]
+  var passes: [PassesViewOutput.Run]
+  var truncated: Bool
+}
+
+/// The answer to the `cfg` view (SPEC §7).
+struct CFGResponse: Encodable {
+  var text: String
+  var diagnostics: [DiagnosticEntry]
+  var lines: [Int]
+  var functions: [String]
+  var svg: String
 }
 
 /// The answer to `POST /api/view`.

@@ -85,16 +85,16 @@ struct PlaygroundAPI: Sendable {
 
   /// Runs `request` in a sandbox; nil, once the reason is logged, when none could start (no
   /// processes or descriptors left, or the tool gone): the request fails, the server goes on.
-  private func sandboxed(_ request: Sandbox.Request) async -> Sandbox.Result? {
+  func sandboxed(_ request: Sandbox.Request, limits: Sandbox.Limits = Sandbox.Limits()) async -> Sandbox.Result? {
     do {
-      return try await Sandbox.run(request, tool: configuration.tool)
+      return try await Sandbox.run(request, limits: limits, tool: configuration.tool)
     } catch {
       logger.error("cannot start a sandbox with \(configuration.tool): \(error)")
       return nil
     }
   }
 
-  private var noSandbox: Response {
+  var noSandbox: Response {
     failure(.serviceUnavailable, "cannot start a sandbox now; try again shortly", retryAfter: 1)
   }
 
@@ -128,8 +128,12 @@ struct PlaygroundAPI: Sendable {
       let names = View.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
       return failure(.badRequest, "'view' must be one of \(names)")
     }
-    let opt = body.opt ?? 0
+    let opt = body.opt ?? (view == .passes ? 2 : 0)
     guard (0...3).contains(opt) else { return failure(.badRequest, "'opt' must be 0 to 3") }
+    guard body.function == nil || view == .passes || view == .cfg else {
+      return failure(.badRequest, "'function' applies to the 'passes' and 'cfg' views only")
+    }
+    guard body.asm != true || view == .cfg else { return failure(.badRequest, "'asm' applies to the 'cfg' view only") }
     var target: TargetName?
     if let name = body.target {
       target = TargetName(spelling: name)
@@ -146,6 +150,9 @@ struct PlaygroundAPI: Sendable {
     request.target = target?.triple
     request.optimization = opt
     request.jsonDiagnostics = true
+    request.function = body.function
+    request.graphsMachineCode = body.asm ?? false
+    if view == .passes || view == .cfg { return await explanation(request) }
     guard let result = await sandboxed(request) else { return noSandbox }
     let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
     if result.timedOut || result.exitCode > 1 || !stderr.isEmpty {
@@ -158,7 +165,7 @@ struct PlaygroundAPI: Sendable {
       case .ir where diff: (text, [])
       case .ir: Listing.ir(text)
       case .asm: Listing.assembly(text)
-      case .tokens, .ast: (text, [])
+      case .tokens, .ast, .passes, .cfg: (text, [])
       }
     return json(ViewResponse(text: listing.text, diagnostics: diagnostics, lines: listing.lines))
   }

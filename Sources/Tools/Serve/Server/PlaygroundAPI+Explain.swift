@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import KaleidoscopeSandbox
+
+/// The views that explain the compiler (SPEC §7): `passes` and `cfg`, computed by the
+/// sandboxed view, and the `cfg` view drawn by Graphviz in a limited process of its own.
+extension PlaygroundAPI {
+  /// The answer to a `passes` or `cfg` view: 400 for a function the program does not
+  /// define, the diagnostics alone for a program with errors.
+  func explanation(_ request: Sandbox.Request) async -> Response {
+    var limits = Sandbox.Limits()
+    // The pass log carries the IR before and after each pass (`PassesViewOutput.irLimit`).
+    limits.outputBytes = PassesViewOutput.irLimit * 2
+    guard let result = await sandboxed(request, limits: limits) else { return noSandbox }
+    let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
+    if result.exitCode == 64 && !result.timedOut {
+      return failure(.badRequest, stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    if result.timedOut || result.exitCode > 1 || !stderr.isEmpty || result.truncated {
+      let reason =
+        result.timedOut
+        ? "the view took too long and was stopped" : stderr.isEmpty ? "the view failed" : stderr
+      return json(ViewResponse(text: reason, diagnostics: diagnostics, lines: []))
+    }
+    guard !result.stdout.isEmpty else { return json(ViewResponse(text: "", diagnostics: diagnostics, lines: [])) }
+    let decoder = JSONDecoder()
+    if request.view == .passes, let output = try? decoder.decode(PassesViewOutput.self, from: Data(result.stdout)) {
+      return json(
+        PassesResponse(
+          text: output.text, diagnostics: diagnostics, lines: [], functions: output.functions, passes: output.passes,
+          truncated: output.truncated))
+    }
+    if request.view == .cfg, let output = try? decoder.decode(CFGViewOutput.self, from: Data(result.stdout)) {
+      var drawing = Sandbox.Request(source: Array(output.drawing.utf8), name: "cfg.dot")
+      drawing.drawsGraph = true
+      var drawingLimits = Sandbox.Limits()
+      drawingLimits.outputBytes = 8 << 20
+      guard let drawn = await sandboxed(drawing, limits: drawingLimits) else { return noSandbox }
+      let svg = drawn.exitCode == 0 && !drawn.truncated ? String(decoding: drawn.stdout, as: UTF8.self) : ""
+      return json(
+        CFGResponse(text: output.text, diagnostics: diagnostics, lines: [], functions: output.functions, svg: svg))
+    }
+    return json(ViewResponse(text: "the view failed", diagnostics: diagnostics, lines: []))
+  }
+}

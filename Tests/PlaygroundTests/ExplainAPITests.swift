@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// The `passes` and `cfg` views of `POST /api/view` (SPEC §7), against a real server.
+@Suite("Playground API: the compiler explained")
+struct ExplainAPITests {
+  static let fib = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(10)\n"
+
+  @Test func passesListEveryRunAndWhatTheChangedOnesDid() throws {
+    let server = try PlaygroundServer()
+    let reply = try server.post("/api/view", ["source": Self.fib, "view": "passes"])
+    #expect(reply.status == 200)
+    let json = try reply.json()
+    let passes = try #require(json["passes"] as? [[String: Any]])
+    let changed = passes.filter { $0["changed"] as? Bool == true }
+    let unchanged = passes.filter { $0["changed"] as? Bool == false }
+    #expect(changed.count >= 5 && unchanged.count > changed.count)
+    let sroa = try #require(changed.first { $0["pass"] as? String == "SROAPass" && $0["function"] as? String == "fib" })
+    #expect((sroa["before"] as? String)?.contains("alloca double") == true)
+    #expect((sroa["after"] as? String)?.contains("alloca") == false)
+    #expect(unchanged.allSatisfy { ($0["before"] as? String)?.isEmpty == true })
+    #expect(json["functions"] as? [String] == ["__anon_0", "__ks_main", "fib"])
+    #expect(json["truncated"] as? Bool == false)
+    #expect((json["text"] as? String)?.hasSuffix(" changed the IR\n") == true)
+  }
+
+  @Test func passesOfOneFunction() throws {
+    let server = try PlaygroundServer()
+    let json = try server.post("/api/view", ["source": Self.fib, "view": "passes", "function": "fib", "opt": 1]).json()
+    let passes = try #require(json["passes"] as? [[String: Any]])
+    #expect(!passes.isEmpty)
+    #expect(passes.allSatisfy { $0["function"] as? String == "fib" })
+  }
+
+  @Test(arguments: ["passes", "cfg"])
+  func anUnknownFunctionIs400(view: String) throws {
+    let server = try PlaygroundServer()
+    let reply = try server.post("/api/view", ["source": Self.fib, "view": view, "function": "nope"])
+    #expect(reply.status == 400)
+    #expect(try reply.json()["error"] as? String == "no function 'nope' in the program")
+  }
+
+  @Test func theChapter5DiamondComesAsDOTAndSVG() throws {
+    let server = try PlaygroundServer()
+    let source = "def choose(x) if x < 3 then 1 else 2\nchoose(1)\n"
+    let json = try server.post("/api/view", ["source": source, "view": "cfg", "function": "choose"]).json()
+    let text = try #require(json["text"] as? String)
+    #expect(text.hasPrefix("digraph \"choose\" {"))
+    #expect(text.contains("b0 -> b1 [label=\"T\""))
+    #expect(text.contains("b1 -> b3;") && text.contains("b2 -> b3;"))
+    #expect(text.contains("%iftmp = phi double"))
+    let svg = try #require(json["svg"] as? String)
+    #expect(svg.contains("<svg") && svg.contains("ifcont:"))
+    #expect(json["functions"] as? [String] == ["choose", "__anon_0", "__ks_main"])
+  }
+
+  @Test func theMachineCodesGraphForATarget() throws {
+    let server = try PlaygroundServer()
+    let source = "def sum(n) var s = 0 in (for i = 0, i < n in s = s + i) + s\nsum(10)\n"
+    let json = try server.post(
+      "/api/view", ["source": source, "view": "cfg", "asm": true, "target": "riscv64", "opt": 2, "function": "sum"]
+    ).json()
+    let text = try #require(json["text"] as? String)
+    #expect(text.contains("\\l  ret\\l"))
+    #expect(text.contains("style=\"dashed,bold\""))
+  }
+
+  @Test func optionsOfOtherViewsAre400() throws {
+    let server = try PlaygroundServer()
+    let cases: [([String: Any], String)] = [
+      (["view": "ir", "function": "fib"], "'function' applies to the 'passes' and 'cfg' views only"),
+      (["view": "passes", "asm": true], "'asm' applies to the 'cfg' view only"),
+    ]
+    for (fields, message) in cases {
+      let reply = try server.post("/api/view", fields.merging(["source": Self.fib]) { first, _ in first })
+      #expect(reply.status == 400)
+      #expect(try reply.json()["error"] as? String == message)
+    }
+  }
+
+  @Test func aProgramWithErrorsGetsItsDiagnostics() throws {
+    let server = try PlaygroundServer()
+    let json = try server.post("/api/view", ["source": "def f(x) y\n", "view": "passes"]).json()
+    #expect(json["text"] as? String == "")
+    #expect((json["diagnostics"] as? [[String: Any]])?.first?["message"] as? String == "unknown variable 'y'")
+  }
+}
