@@ -146,9 +146,7 @@ def test_the_page_fits_a_phone(browser, server):
     context.close()
 
 
-def test_screenshot(page):
-    """Takes docs/playground.png when KS_SCREENSHOT names where to write it."""
-    path = os.environ.get("KS_SCREENSHOT")
+def test_a_source_line_lights_up_its_ir_in_a_long_program(page):
     page.get_by_label("Example").select_option(label="mandelbrot")
     page.get_by_role("tab", name="IR").click()
     expect(page.locator("#ir")).to_contain_text("define")
@@ -157,5 +155,3 @@ def test_screenshot(page):
     box = page.locator(".CodeMirror-line").nth(4).bounding_box()
     page.mouse.move(box["x"] + 40, box["y"] + box["height"] / 2)
     expect(page.locator("#ir .line.linked").first).to_contain_text("fcmp")
-    if path:
-        page.screenshot(path=path)

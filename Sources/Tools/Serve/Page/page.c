@@ -18,6 +18,9 @@ static const unsigned char mode_js[] = {
 static const unsigned char tree_js[] = {
 #embed "assets/tree.js"
 };
+static const unsigned char explain_js[] = {
+#embed "assets/explain.js"
+};
 static const unsigned char favicon_svg[] = {
 #embed "assets/favicon.svg"
 };
@@ -30,6 +33,7 @@ static const ks_page_asset assets[] = {
   KS_ASSET("app.js", "text/javascript; charset=utf-8", app_js),
   KS_ASSET("kaleidoscope-mode.js", "text/javascript; charset=utf-8", mode_js),
   KS_ASSET("tree.js", "text/javascript; charset=utf-8", tree_js),
+  KS_ASSET("explain.js", "text/javascript; charset=utf-8", explain_js),
   KS_ASSET("favicon.svg", "image/svg+xml", favicon_svg),
 };
 

@@ -108,6 +108,12 @@
       case "tree": return { source: source, view: "ast" };
       case "ir": return { source: source, view: "ir", opt: Number($("ir-opt").value), diff: $("ir-diff").checked };
       case "asm": return { source: source, view: "asm", opt: Number($("asm-opt").value), target: $("asm-target").value };
+      case "passes": return { source: source, view: "passes", opt: Number($("passes-opt").value) };
+      case "cfg":
+        var code = $("cfg-code").value, request = { source: source, view: "cfg", opt: Number($("cfg-opt").value) };
+        if (code !== "ir") { request.asm = true; request.target = code; }
+        if ($("cfg-function").value) request.function = $("cfg-function").value;
+        return request;
     }
     return null;
   }
@@ -134,6 +140,8 @@
     }
     if (tab === "ir") isDiff && answer.text ? showDiff($("ir"), answer.text) : showListing($("ir"), isDiff && !text ? "(optimisation changed nothing)" : text, answer.lines);
     if (tab === "asm") showListing($("asm"), text, answer.lines);
+    if (tab === "passes") window.showPasses(answer);
+    if (tab === "cfg") window.showGraph(answer);
     linkSourceLine();
   }
 
@@ -197,7 +205,7 @@
       selectTab(next.id.slice(4));
     });
   });
-  ["ir-opt", "ir-diff", "asm-target", "asm-opt"].forEach(function (id) {
+  ["ir-opt", "ir-diff", "asm-target", "asm-opt", "passes-opt", "cfg-code", "cfg-opt", "cfg-function"].forEach(function (id) {
     $(id).addEventListener("change", function () { refresh(activeTab); });
   });
   var pending = null;

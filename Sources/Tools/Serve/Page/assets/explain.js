@@ -1,0 +1,92 @@
+// The panes that show how the compiler works (SPEC §7): the optimiser pass by pass, and
+// control-flow graphs. app.js asks the server and hands each answer here.
+(function () {
+  "use strict";
+  var $ = function (id) { return document.getElementById(id); };
+
+  // Keeps a function selector's options in step with the program's functions.
+  function fillFunctions(select, functions) {
+    var chosen = select.value;
+    while (select.options.length > 1) select.remove(1);
+    functions.forEach(function (name) {
+      var option = document.createElement("option");
+      option.value = option.textContent = name;
+      select.appendChild(option);
+    });
+    select.value = functions.indexOf(chosen) >= 0 ? chosen : "";
+  }
+
+  // The Passes pane: the list of pass runs (those that changed nothing only on request),
+  // for the function chosen, and the IR before and after the run selected.
+  var passes = null;
+  function showPasses(answer) {
+    passes = answer;
+    fillFunctions($("passes-function"), answer.functions || []);
+    renderPasses();
+  }
+
+  function renderPasses() {
+    var list = $("passes-list"), showAll = $("passes-unchanged").checked, only = $("passes-function").value;
+    list.textContent = "";
+    $("pass-before").textContent = $("pass-after").textContent = "";
+    if (!passes || !passes.passes) {
+      $("passes-summary").textContent = passes && passes.diagnostics.length ? "(the program has errors; see the editor)" : "";
+      return;
+    }
+    var runs = passes.passes.filter(function (run) { return !only || run.function === only; });
+    var changed = runs.filter(function (run) { return run.changed; }).length;
+    $("passes-summary").textContent = runs.length + " passes ran, " + changed + " changed the IR" +
+      (passes.truncated ? "; the IR of the last ones was left out (too large)" : "") + ".";
+    var first = null;
+    runs.forEach(function (run) {
+      if (!run.changed && !showAll) return;
+      var item = document.createElement("li"), button = document.createElement("button");
+      item.className = run.changed ? "changed" : "unchanged";
+      button.textContent = run.pass + " on " + run.function;
+      button.setAttribute("aria-pressed", "false");
+      button.addEventListener("click", function () { selectPass(button, run); });
+      item.appendChild(button);
+      list.appendChild(item);
+      if (run.changed && !first) first = function () { selectPass(button, run); };
+    });
+    if (first) first();
+  }
+
+  function selectPass(button, run) {
+    document.querySelectorAll("#passes-list button").forEach(function (other) {
+      other.setAttribute("aria-pressed", String(other === button));
+    });
+    $("pass-before").textContent = run.changed ? run.before || "(the pass made this function)" : "(no change)";
+    $("pass-after").textContent = run.changed ? run.after || "(the pass deleted this function)" : "(no change)";
+  }
+  ["passes-unchanged", "passes-function"].forEach(function (id) { $(id).addEventListener("change", renderPasses); });
+
+  // The CFG pane: the server's SVG as an image (which runs nothing), of every function or of
+  // the one chosen (app.js asks for it), and a link to save it.
+  var graph = null;
+  function showGraph(answer) {
+    graph = answer;
+    fillFunctions($("cfg-function"), answer.functions || []);
+    renderGraph();
+  }
+
+  function renderGraph() {
+    var into = $("cfg"), link = $("cfg-export");
+    into.textContent = "";
+    if (!graph || !graph.svg) {
+      into.textContent = graph && graph.diagnostics.length ? "(the program has errors; see the editor)" : (graph && graph.text) || "";
+      link.removeAttribute("href");
+      return;
+    }
+    var only = $("cfg-function").value;
+    var url = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(graph.svg);
+    var image = document.createElement("img");
+    image.alt = "Control-flow graph" + (only ? " of " + only : "");
+    image.src = url;
+    into.appendChild(image);
+    link.href = url;
+  }
+
+  window.showPasses = showPasses;
+  window.showGraph = showGraph;
+})();

@@ -1,0 +1,103 @@
+"""The panes that show how the compiler works (SPEC §7), in Debian's chromium: the optimiser
+pass by pass, and control-flow graphs, on a program typed and on every example."""
+import os
+import urllib.parse
+
+from playwright.sync_api import expect
+
+from test_browser import set_program
+
+FIB = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(10)"
+DIAMOND = "def choose(x) if x < 3 then 1 else 2\nchoose(1)"
+
+
+def graph_source(page):
+    """The SVG the CFG pane shows, decoded from its image's data URL."""
+    src = page.locator("#cfg img").get_attribute("src")
+    return urllib.parse.unquote(src.split(",", 1)[1])
+
+
+def test_the_passes_pane_lists_what_each_pass_changed(page):
+    set_program(page, FIB)
+    page.get_by_role("tab", name="Passes").click()
+    passes = page.locator("#passes-list button")
+    expect(passes.first).to_be_visible()
+    changed = passes.count()
+    assert changed > 3
+    # The first pass that changed something is selected, its IR shown before and after.
+    expect(passes.first).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#pass-before")).not_to_be_empty()
+    assert page.locator("#pass-before").text_content() != page.locator("#pass-after").text_content()
+    expect(page.locator("#passes-summary")).to_contain_text("changed the IR")
+    # Passes that changed nothing are hidden until asked for.
+    page.get_by_label("Show passes that changed nothing").check()
+    expect(page.locator("#passes-list li.unchanged").first).to_be_visible()
+    assert passes.count() > changed
+    page.get_by_label("Show passes that changed nothing").uncheck()
+    # One function's passes; SROA takes its parameter out of memory.
+    page.get_by_label("Function of the passes").select_option("fib")
+    expect(passes.first).to_contain_text(" on fib")
+    assert all(text.endswith(" on fib") for text in passes.all_text_contents())
+    page.get_by_role("button", name="SROAPass on fib").click()
+    expect(page.locator("#pass-before")).to_contain_text("alloca double")
+    expect(page.locator("#pass-after")).not_to_contain_text("alloca")
+
+
+def test_the_cfg_pane_draws_the_chapter_5_diamond(page):
+    set_program(page, DIAMOND)
+    page.get_by_role("tab", name="CFG").click()
+    expect(page.locator("#cfg img")).to_be_visible()
+    page.get_by_label("Function of the graph").select_option("choose")
+    expect(page.locator("#cfg img")).to_have_attribute("alt", "Control-flow graph of choose")
+    svg = graph_source(page)
+    for block in ["entry:", "then:", "else:", "ifcont:", "phi double"]:
+        assert block in svg, block
+    assert svg.count(">T</text>") == 1 and svg.count(">F</text>") == 1
+    expect(page.locator("#cfg-export")).to_have_attribute("href", page.locator("#cfg img").get_attribute("src"))
+    # The machine code's graph, for a target chosen.
+    page.get_by_label("Graph of").select_option("aarch64")
+    expect(page.locator("#cfg img")).to_be_visible()
+    page.wait_for_function("decodeURIComponent(document.querySelector('#cfg img').src).includes('fcmp')")
+
+
+def test_the_new_panes_are_reachable_by_keyboard(page):
+    page.get_by_role("tab", name="Assembly").click()
+    page.get_by_role("tab", name="Assembly").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-passes"
+    expect(page.locator("#pane-passes")).to_be_visible()
+    expect(page.locator("#passes-list button").first).to_be_visible()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-cfg"
+    expect(page.locator("#cfg img")).to_be_visible()
+    # Into the pane's controls and the list of passes with Tab, as any control.
+    page.get_by_role("tab", name="Passes").click()
+    page.locator("#passes-list button").nth(1).focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#passes-list button").nth(1)).to_have_attribute("aria-pressed", "true")
+
+
+def test_screenshot_of_the_graph(page):
+    """Takes docs/playground.png when KS_SCREENSHOT names where to write it: the fib example,
+    its function's graph at -O0 (the `if` diamond), with the source beside it."""
+    path = os.environ.get("KS_SCREENSHOT")
+    page.get_by_label("Example").select_option(label="fib")
+    page.get_by_role("tab", name="CFG").click()
+    expect(page.locator("#cfg img")).to_be_visible()
+    page.get_by_label("Function of the graph").select_option("fib")
+    expect(page.locator("#cfg img")).to_have_attribute("alt", "Control-flow graph of fib")
+    page.wait_for_function("document.querySelector('#cfg img').complete")
+    if path:
+        page.screenshot(path=path)
+
+
+def test_every_example_in_both_panes(page):
+    names = page.locator("#examples option").all_text_contents()[1:]
+    assert len(names) >= 5
+    for name in names:
+        page.get_by_label("Example").select_option(label=name)
+        page.get_by_role("tab", name="Passes").click()
+        expect(page.locator("#passes-list button").first).to_be_visible()
+        page.get_by_role("tab", name="CFG").click()
+        expect(page.locator("#cfg img")).to_be_visible()
+        assert "<svg" in graph_source(page), name
