@@ -101,3 +101,28 @@ def test_every_example_in_both_panes(page):
         page.get_by_role("tab", name="CFG").click()
         expect(page.locator("#cfg img")).to_be_visible()
         assert "<svg" in graph_source(page), name
+
+
+def test_assembly_hides_directives_labels_and_comments_unless_asked(page):
+    set_program(page, "def twice(x) x * 2.5\ntwice(4)")
+    page.get_by_role("tab", name="Assembly").click()
+    listing = page.locator("#asm")
+    for target, first in [("x86-64", "twice:"), ("aarch64", "twice:"), ("riscv64", "twice:"), ("wasm32", "twice:")]:
+        page.get_by_label("Target").select_option(target)
+        page.wait_for_function(
+            "(first) => document.querySelector('#asm').textContent.startsWith(first)", arg=first)
+        text = listing.text_content()
+        assert ".p2align" not in text and ".section" not in text and ".Lfunc_end" not in text, (target, text)
+        assert "//" not in text and "# " not in text, (target, text)
+    page.get_by_label("Target").select_option("x86-64")
+    page.get_by_label("Show directives").check()
+    expect(listing).to_contain_text(".p2align")
+    expect(listing).to_contain_text(".quad")
+    page.get_by_label("Show directives").uncheck()
+    expect(listing).not_to_contain_text(".p2align")
+    # LLVM's listing has no comments and no unused labels once the debug noise is gone;
+    # asking for them changes nothing else (AssemblyFiltersTests cover the filters).
+    page.get_by_label("Show comments").check()
+    page.get_by_label("Show unused labels").check()
+    expect(listing).to_contain_text("retq")
+    assert listing.text_content().startswith("twice:")

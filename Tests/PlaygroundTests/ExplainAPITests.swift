@@ -78,6 +78,30 @@ struct ExplainAPITests {
     }
   }
 
+  /// Assembly hides directives unless asked, on every target.
+  @Test(arguments: ["x86-64", "aarch64", "riscv64", "wasm32"])
+  func assemblyHidesDirectivesUnlessAsked(target: String) throws {
+    let server = try PlaygroundServer()
+    let source = "def twice(x) x * 2.5\ntwice(4)\n"
+    let plain = try server.post("/api/view", ["source": source, "view": "asm", "target": target]).json()
+    let text = try #require(plain["text"] as? String)
+    #expect(text.hasPrefix("twice:\n"), "\(text)")
+    #expect(!text.split(separator: "\n").contains { $0.hasPrefix("\t.") })
+    let all = try server.post(
+      "/api/view", ["source": source, "view": "asm", "target": target, "filters": ["directives": false]]
+    ).json()
+    #expect((all["text"] as? String)?.contains("\t.globl\ttwice") == true)
+    let lineCount = (all["text"] as? String).map { $0.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+    #expect((all["lines"] as? [Int])?.count == lineCount)
+  }
+
+  @Test func filtersOnAnotherViewAre400() throws {
+    let server = try PlaygroundServer()
+    let reply = try server.post("/api/view", ["source": Self.fib, "view": "ir", "filters": ["directives": false]])
+    #expect(reply.status == 400)
+    #expect(try reply.json()["error"] as? String == "'filters' applies to the 'asm' view only")
+  }
+
   @Test func aProgramWithErrorsGetsItsDiagnostics() throws {
     let server = try PlaygroundServer()
     let json = try server.post("/api/view", ["source": "def f(x) y\n", "view": "passes"]).json()

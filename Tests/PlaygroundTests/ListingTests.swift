@@ -32,7 +32,7 @@ struct ListingTests {
     let assembly =
       "\t.text\n\t.file\t\"main.ks\"\nf:\n\t.cfi_startproc\n\t.loc\t0 2 11 prologue_end\n\tvaddsd\t%xmm0, %xmm0, %xmm0\n"
       + "\t.loc\t0 3 1\n\tretq\n\t.section\t.debug_abbrev,\"\",@progbits\n\t.byte\t1\n"
-    let listing = Listing.assembly(assembly)
+    let listing = Listing.assembly(assembly, filters: AssemblyFilters(directives: false, labels: false, comments: false))
     #expect(listing.text == "\t.text\nf:\n\tvaddsd\t%xmm0, %xmm0, %xmm0\n\tretq\n")
     #expect(listing.lines == [0, 0, 2, 3])
   }

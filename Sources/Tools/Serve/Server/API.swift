@@ -39,6 +39,8 @@ struct ViewRequest: Decodable {
   var function: String?
   /// For `cfg`: the machine code of `target`, not the IR.
   var asm: Bool?
+  /// For `asm`: what to hide (everything it names, unless false).
+  var filters: AssemblyFilters?
 }
 
 /// The answer to the `passes` view (SPEC §7).

@@ -34,8 +34,9 @@ enum Listing {
   }
 
   /// Assembly printed with debug information: `.loc` directives give the line of what
-  /// follows; they, CFI directives and the debug sections go.
-  static func assembly(_ text: String) -> (text: String, lines: [Int]) {
+  /// follows; they, CFI directives and the debug sections go. Then, as `filters` says,
+  /// directives, unused labels and comments (SPEC §7).
+  static func assembly(_ text: String, filters: AssemblyFilters = AssemblyFilters()) -> (text: String, lines: [Int]) {
     var out: [Substring] = []
     var lines: [Int] = []
     var current = 0
@@ -56,7 +57,8 @@ enum Listing {
       out.append(line)
       lines.append(isInstruction ? current : 0)
     }
-    return trimmingTrailingBlankLines(out, lines)
+    let filtered = filters.apply(to: Array(zip(out, lines)))
+    return trimmingTrailingBlankLines(filtered.map(\.0), filtered.map(\.1))
   }
 
   /// Splits the sandboxed side's standard error into its diagnostics (JSON lines) and the

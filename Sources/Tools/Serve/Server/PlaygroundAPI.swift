@@ -134,6 +134,7 @@ struct PlaygroundAPI: Sendable {
       return failure(.badRequest, "'function' applies to the 'passes' and 'cfg' views only")
     }
     guard body.asm != true || view == .cfg else { return failure(.badRequest, "'asm' applies to the 'cfg' view only") }
+    guard body.filters == nil || view == .asm else { return failure(.badRequest, "'filters' applies to the 'asm' view only") }
     var target: TargetName?
     if let name = body.target {
       target = TargetName(spelling: name)
@@ -164,7 +165,7 @@ struct PlaygroundAPI: Sendable {
       switch view {
       case .ir where diff: (text, [])
       case .ir: Listing.ir(text)
-      case .asm: Listing.assembly(text)
+      case .asm: Listing.assembly(text, filters: body.filters ?? AssemblyFilters())
       case .tokens, .ast, .passes, .cfg: (text, [])
       }
     return json(ViewResponse(text: listing.text, diagnostics: diagnostics, lines: listing.lines))

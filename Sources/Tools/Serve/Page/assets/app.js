@@ -107,7 +107,11 @@
       case "tokens": return { source: source, view: "tokens" };
       case "tree": return { source: source, view: "ast" };
       case "ir": return { source: source, view: "ir", opt: Number($("ir-opt").value), diff: $("ir-diff").checked };
-      case "asm": return { source: source, view: "asm", opt: Number($("asm-opt").value), target: $("asm-target").value };
+      case "asm":
+        return {
+          source: source, view: "asm", opt: Number($("asm-opt").value), target: $("asm-target").value,
+          filters: { directives: !$("asm-directives").checked, labels: !$("asm-labels").checked, comments: !$("asm-comments").checked }
+        };
       case "passes": return { source: source, view: "passes", opt: Number($("passes-opt").value) };
       case "cfg":
         var code = $("cfg-code").value, request = { source: source, view: "cfg", opt: Number($("cfg-opt").value) };
@@ -205,7 +209,7 @@
       selectTab(next.id.slice(4));
     });
   });
-  ["ir-opt", "ir-diff", "asm-target", "asm-opt", "passes-opt", "cfg-code", "cfg-opt", "cfg-function"].forEach(function (id) {
+  ["ir-opt", "ir-diff", "asm-target", "asm-opt", "asm-directives", "asm-labels", "asm-comments", "passes-opt", "cfg-code", "cfg-opt", "cfg-function"].forEach(function (id) {
     $(id).addEventListener("change", function () { refresh(activeTab); });
   });
   var pending = null;
