@@ -14,7 +14,7 @@ struct NavigationTests {
       if 2️⃣n < 3 then 1 else fib(n - 1) + 3️⃣fib(n - 2)
     def binary| 5 (a b) if a then 1 else b
     var 4️⃣total = 0, values[3]
-    def sum(a[]) var s = 0 in (for 5️⃣i = 0, i < len(a) in s = s + a[i]) : s
+    def sum(a[]) var s = 0 in (9️⃣for 5️⃣i = 0, i < len(a) in s = s + a[i]) : s
     extern sin(x)
     total = fib(10) 6️⃣| 0 + sum(values) + 7️⃣sin(1) + 1 8️⃣+ 2
 
@@ -37,7 +37,21 @@ struct NavigationTests {
     ("5️⃣", ["Loop variable in `sum`"]),
     ("6️⃣", ["def binary| 5 (a b)", "Binary operator: precedence 5, left-associative."]),
     ("7️⃣", ["extern sin(x)", "Provided by the host"]),
-    ("8️⃣", ["Built-in binary operator `+`: precedence 20, left-associative."]),
+    (
+      "8️⃣",
+      [
+        "Built-in binary operator `+`: precedence 20, left-associative.", "`a + b` adds two doubles.",
+        "[chapter 2, Implementing a parser and AST](https://llvm.org/docs/tutorial/MyFirstLanguageFrontend/LangImpl02.html)",
+      ]
+    ),
+    // A keyword: what it does and the tutorial chapter that introduces it, as the page says.
+    (
+      "9️⃣",
+      [
+        "`for i = start, i < end, step in body`",
+        "[chapter 5, Extending the language: control flow](https://llvm.org/docs/tutorial/MyFirstLanguageFrontend/LangImpl05.html)",
+      ]
+    ),
   ])
   func hover(marker: String, expected: [String]) {
     let session = Session.started(opening: Self.program.text)

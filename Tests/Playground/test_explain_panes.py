@@ -1,6 +1,7 @@
 """The panes that show how the compiler works (SPEC §7), in Debian's chromium: the optimiser
 pass by pass, and control-flow graphs, on a program typed and on every example."""
 import os
+import re
 import urllib.parse
 
 from playwright.sync_api import expect
@@ -126,3 +127,17 @@ def test_assembly_hides_directives_labels_and_comments_unless_asked(page):
     page.get_by_label("Show unused labels").check()
     expect(listing).to_contain_text("retq")
     assert listing.text_content().startswith("twice:")
+
+
+def test_hovering_an_instruction_explains_it(page):
+    set_program(page, "def twice(x) x * 2\ntwice(4)")
+    page.get_by_role("tab", name="IR").click()
+    line = page.locator("#ir .line", has_text="fmul")
+    expect(line.first).to_have_attribute("title", "fmul: Multiplies two doubles.")
+    page.get_by_role("tab", name="Assembly").click()
+    for target, mnemonic in [("x86-64", "addsd"), ("aarch64", "fadd"), ("riscv64", "fadd.d"), ("wasm32", "f64.add")]:
+        page.get_by_label("Target").select_option(target)
+        line = page.locator("#asm .line", has_text=mnemonic).first
+        expect(line).to_have_attribute("title", re.compile(rf"^{re.escape(mnemonic)}: Adds two doubles"))
+    # A label explains nothing.
+    assert page.locator("#asm .line").first.get_attribute("title") is None

@@ -46,16 +46,19 @@ final class Analysis {
     }
   }
 
-  /// The token that contains `offset` or ends there, lexed from the start of its line.
+  /// The token that contains `offset`, else the one that ends there, lexed from the start
+  /// of its line: between `(` and `for`, the cursor is on `for`.
   func token(at offset: Int) -> Token? {
     let line = document.position(of: offset).line
     let lineStart = document.offset(of: Position(line: line, character: 0))
     return document.bytes.withUnsafeBufferPointer { bytes in
       var lexer = Lexer(bytes: bytes, position: lineStart)
+      var endingHere: Token?
       while true {
         let token = lexer.next()
-        if token.kind == .endOfFile || token.range.start > offset { return nil }
-        if offset <= token.range.end { return token }
+        if token.kind == .endOfFile || token.range.start > offset { return endingHere }
+        if offset < token.range.end { return token }
+        if offset == token.range.end { endingHere = token }
       }
     }
   }

@@ -46,18 +46,25 @@ struct HoverText {
     }
   }
 
-  /// A built-in binary operator under `offset`: its precedence and associativity.
+  /// A built-in binary operator under `offset`: its precedence and associativity, then
+  /// what it means and its tutorial chapter, as the playground says it.
   func describeBuiltinOperator(at offset: Int) -> (String, SourceRange)? {
     guard let token = analysis.token(at: offset), token.kind == .operatorChar,
       let op = analysis.document.bytes[token.range.start..<token.range.end].first,
       OperatorTable.isBuiltinBinary(op), let precedence = OperatorTable.standard.precedence(of: op)
     else { return nil }
+    let meaning = OperatorTable.documentation(ofBuiltin: op).map { "\n\n" + $0.markdown } ?? ""
     let spelling = String(UnicodeScalar(op))
     if op == UInt8(ascii: "=") {
-      return ("Assignment `=`: precedence \(precedence), right-associative; built in.", token.range)
+      return ("Assignment `=`: precedence \(precedence), right-associative; built in.\(meaning)", token.range)
     }
-    let negation = op == UInt8(ascii: "-") ? " As a prefix, `-` negates." : ""
-    return ("Built-in binary operator `\(spelling)`: precedence \(precedence), left-associative.\(negation)", token.range)
+    return ("Built-in binary operator `\(spelling)`: precedence \(precedence), left-associative.\(meaning)", token.range)
+  }
+
+  /// A keyword under `offset`: what it means and the tutorial chapter that introduces it.
+  func describeKeyword(at offset: Int) -> (String, SourceRange)? {
+    guard let token = analysis.token(at: offset), case .keyword(let keyword) = token.kind else { return nil }
+    return (keyword.documentation.markdown, token.range)
   }
 
   /// The comment lines directly above line `line` (no empty line between), without `#`.

@@ -20,7 +20,9 @@ extension LanguageServer {
         range: analysis.document.range(of: occurrence.range))
       return hover
     }
-    guard let (text, range) = describer.describeBuiltinOperator(at: offset) else { return JSON.null }
+    guard let (text, range) = describer.describeKeyword(at: offset) ?? describer.describeBuiltinOperator(at: offset) else {
+      return JSON.null
+    }
     return Hover(contents: MarkupContent(kind: "markdown", value: text), range: analysis.document.range(of: range))
   }
 

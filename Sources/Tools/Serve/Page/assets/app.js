@@ -142,20 +142,24 @@
     if (tab === "tree") {
       if (answer.text) window.drawSyntaxTree($("tree"), answer.text); else $("tree").textContent = text;
     }
-    if (tab === "ir") isDiff && answer.text ? showDiff($("ir"), answer.text) : showListing($("ir"), isDiff && !text ? "(optimisation changed nothing)" : text, answer.lines);
-    if (tab === "asm") showListing($("asm"), text, answer.lines);
+    if (tab === "ir") isDiff && answer.text ? showDiff($("ir"), answer.text) : showListing($("ir"), isDiff && !text ? "(optimisation changed nothing)" : text, answer.lines, "ir");
+    if (tab === "asm") showListing($("asm"), text, answer.lines, $("asm-target").value);
     if (tab === "passes") window.showPasses(answer);
     if (tab === "cfg") window.showGraph(answer);
     linkSourceLine();
   }
 
-  function showListing(into, text, lines) {
+  // Each line of a listing, tagged with its source line and, on hover, what its instruction
+  // does (`explanations`: "ir" or a target's name).
+  function showListing(into, text, lines, explanations) {
     into.textContent = "";
     text.replace(/\n$/, "").split("\n").forEach(function (line, index) {
       var span = document.createElement("span");
       span.className = "line";
       span.textContent = line || " ";
       if (lines && lines[index]) span.dataset.sourceLine = lines[index];
+      var explanation = window.explainInstruction(explanations, line);
+      if (explanation) span.title = explanation;
       into.appendChild(span);
     });
   }

@@ -87,6 +87,37 @@
     link.href = url;
   }
 
+  // One line on what an instruction does, after the LLVM LangRef and the architectures'
+  // manuals, in our own words (explanations.json, which a test keeps complete for the
+  // examples): for an IR line, its opcode; for an assembly line, its mnemonic.
+  var explanations = {};
+  fetch("/static/explanations.json").then(function (response) { return response.json(); })
+    .then(function (table) {
+      explanations = table;
+      // Listings shown before the table came get their explanations now.
+      [["#ir .line", "ir"], ["#asm .line", $("asm-target").value]].forEach(function (pair) {
+        document.querySelectorAll(pair[0]).forEach(function (span) {
+          var explanation = explainInstruction(pair[1], span.textContent);
+          if (explanation) span.title = explanation;
+        });
+      });
+    });
+
+  function explainInstruction(kind, line) {
+    var table = explanations[kind];
+    if (!table) return "";
+    var text = line.replace(/^\s+/, "");
+    if (kind === "ir") {
+      if (!/^ /.test(line)) return "";
+      text = text.replace(/^%\S+ = /, "");
+    } else if (!/^\t/.test(line) || text.charAt(0) === ".") {
+      return "";
+    }
+    var word = text.split(/\s/)[0];
+    return table[word] ? word + ": " + table[word] : "";
+  }
+
+  window.explainInstruction = explainInstruction;
   window.showPasses = showPasses;
   window.showGraph = showGraph;
 })();
