@@ -141,3 +141,45 @@ def test_hovering_an_instruction_explains_it(page):
         expect(line).to_have_attribute("title", re.compile(rf"^{re.escape(mnemonic)}: Adds two doubles"))
     # A label explains nothing.
     assert page.locator("#asm .line").first.get_attribute("title") is None
+
+
+def source_colour(locator):
+    return locator.evaluate("(e) => e.style.getPropertyValue('--source-colour')")
+
+
+def test_a_source_line_has_one_colour_in_every_pane_and_lights_them_all(page):
+    set_program(page, "def twice(x)\nx * 2\ntwice(4)")
+    # Every pane that shows what line 2 became gives it line 2's colour.
+    colours = {}
+    page.get_by_role("tab", name="Tokens").click()
+    token = page.locator("#tokens .line", has_text="2:1 ").first
+    expect(token).to_have_class(re.compile("sourced"))
+    colours["tokens"] = source_colour(token)
+    page.get_by_role("tab", name="Syntax tree").click()
+    node = page.locator("#tree g[data-source-line='2']").first
+    expect(node).to_have_class(re.compile("sourced"))
+    colours["tree"] = source_colour(node)
+    page.get_by_role("tab", name="IR").click()
+    ir_line = page.locator("#ir .line", has_text="fmul").first
+    expect(ir_line).to_have_attribute("data-source-line", "2")
+    colours["ir"] = source_colour(ir_line)
+    page.get_by_role("tab", name="Assembly").click()
+    asm_line = page.locator("#asm .line[data-source-line='2']").first
+    expect(asm_line).to_be_visible()
+    colours["asm"] = source_colour(asm_line)
+    gutter = page.locator(".CodeMirror-code > div").nth(1).locator(".source-colour")
+    colours["editor"] = gutter.get_attribute("data-colour")
+    assert len(set(colours.values())) == 1 and colours["ir"], colours
+    # Hovering an assembly line of line 2 lights up the line in the editor and everything
+    # else that came from it; the IR of line 1 stays dark.
+    asm_line.hover()
+    expect(asm_line).to_have_class(re.compile("linked"))
+    assert page.locator(".CodeMirror .source-linked").count() == 1
+    assert page.locator("#ir .line.linked").count() >= 1
+    assert all(line.get_attribute("data-source-line") == "2" for line in page.locator(".line.linked").all())
+    # With the keyboard: the cursor's line is the one lit.
+    page.locator(".CodeMirror").click()
+    page.keyboard.press("Control+Home")
+    expect(page.locator("#asm .line.linked")).to_have_count(0)
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#asm .line.linked").first).to_have_attribute("data-source-line", "2")

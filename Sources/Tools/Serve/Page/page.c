@@ -21,6 +21,9 @@ static const unsigned char tree_js[] = {
 static const unsigned char explain_js[] = {
 #embed "assets/explain.js"
 };
+static const unsigned char links_js[] = {
+#embed "assets/links.js"
+};
 static const unsigned char explanations_json[] = {
 #embed "assets/explanations.json"
 };
@@ -37,6 +40,7 @@ static const ks_page_asset assets[] = {
   KS_ASSET("kaleidoscope-mode.js", "text/javascript; charset=utf-8", mode_js),
   KS_ASSET("tree.js", "text/javascript; charset=utf-8", tree_js),
   KS_ASSET("explain.js", "text/javascript; charset=utf-8", explain_js),
+  KS_ASSET("links.js", "text/javascript; charset=utf-8", links_js),
   KS_ASSET("explanations.json", "application/json; charset=utf-8", explanations_json),
   KS_ASSET("favicon.svg", "image/svg+xml", favicon_svg),
 };

@@ -7,7 +7,7 @@
     "def fib(x)\n  if x < 3 then\n    1\n  else\n    fib(x - 1) + fib(x - 2);\n\nfib(10);\n";
 
   var editor = CodeMirror.fromTextArea($("source"), {
-    mode: "kaleidoscope", lineNumbers: true, indentUnit: 2, gutters: ["CodeMirror-lint-markers"],
+    mode: "kaleidoscope", lineNumbers: true, indentUnit: 2, gutters: ["source-colours", "CodeMirror-lint-markers"],
     lint: { getAnnotations: lint, async: true, delay: 400 },
     // Tab leaves the editor, so the page has no keyboard trap; indent with spaces.
     extraKeys: {
@@ -138,7 +138,7 @@
   function show(tab, answer, isDiff) {
     var text = answer.text || "";
     if (!text && answer.diagnostics.length) text = "(the program has errors; see the editor)";
-    if (tab === "tokens") $("tokens").textContent = text;
+    if (tab === "tokens") showTokens($("tokens"), text);
     if (tab === "tree") {
       if (answer.text) window.drawSyntaxTree($("tree"), answer.text); else $("tree").textContent = text;
     }
@@ -146,7 +146,20 @@
     if (tab === "asm") showListing($("asm"), text, answer.lines, $("asm-target").value);
     if (tab === "passes") window.showPasses(answer);
     if (tab === "cfg") window.showGraph(answer);
-    linkSourceLine();
+    window.SourceLinks.register($("pane-" + tab));
+  }
+
+  // The token listing, a line per token, each tagged with its source line ("LINE:COLUMN").
+  function showTokens(into, text) {
+    into.textContent = "";
+    text.replace(/\n$/, "").split("\n").forEach(function (line) {
+      var span = document.createElement("span");
+      span.className = "line";
+      span.textContent = line || " ";
+      var at = /^(\d+):\d+/.exec(line);
+      if (at) span.dataset.sourceLine = at[1];
+      into.appendChild(span);
+    });
   }
 
   // Each line of a listing, tagged with its source line and, on hover, what its instruction
@@ -177,19 +190,7 @@
     });
   }
 
-  // Hovering or moving the cursor to a source line highlights its IR and assembly lines.
-  var linkedLine = 0;
-  function linkSourceLine(line) {
-    if (line !== undefined) linkedLine = line;
-    document.querySelectorAll(".listing .line").forEach(function (span) {
-      span.classList.toggle("linked", linkedLine > 0 && span.dataset.sourceLine === String(linkedLine));
-    });
-  }
-  editor.on("cursorActivity", function () { linkSourceLine(editor.getCursor().line + 1); });
-  editor.getWrapperElement().addEventListener("mousemove", function (event) {
-    var place = editor.coordsChar({ left: event.clientX, top: event.clientY }, "window");
-    linkSourceLine(place.line + 1);
-  });
+  window.SourceLinks.attach(editor);
 
   // Tabs, usable with the arrow keys as the WAI-ARIA pattern describes.
   var tabs = Array.prototype.slice.call(document.querySelectorAll("[role=tab]"));

@@ -56,7 +56,7 @@
       element("line", { x1: node.x, y1: node.y + NODE_HEIGHT, x2: child.x, y2: child.y }, svg);
       draw(child, svg);
     });
-    var group = element("g", {}, svg);
+    var group = element("g", node.location ? { "data-source-line": node.location.split(":")[0] } : {}, svg);
     element("title", {}, group).textContent = node.label + (node.location ? " at " + node.location : "");
     element("rect", { x: node.x - node.width / 2, y: node.y, width: node.width, height: NODE_HEIGHT, rx: 4 }, group);
     var text = element("text", { x: node.x, y: node.y + 15, "text-anchor": "middle" }, group);
