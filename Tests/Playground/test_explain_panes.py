@@ -183,3 +183,18 @@ def test_a_source_line_has_one_colour_in_every_pane_and_lights_them_all(page):
     expect(page.locator("#asm .line.linked")).to_have_count(0)
     page.keyboard.press("ArrowDown")
     expect(page.locator("#asm .line.linked").first).to_have_attribute("data-source-line", "2")
+
+
+def test_keywords_and_tree_nodes_lead_to_their_tutorial_chapter(page):
+    set_program(page, "def f(n) var s = 0 in (for i = 0, i < n in s = s + i) + s\nf(3)")
+    page.locator(".CodeMirror .cm-keyword", has_text="for").first.hover()
+    explanation = page.locator("#explanation")
+    expect(explanation).to_contain_text("for i = start, i < end, step in body")
+    expect(explanation.get_by_role("link")).to_have_attribute(
+        "href", "https://llvm.org/docs/tutorial/MyFirstLanguageFrontend/LangImpl05.html")
+    page.locator(".CodeMirror .cm-keyword", has_text="var").first.hover()
+    expect(explanation.get_by_role("link")).to_contain_text("Tutorial chapter 7")
+    page.get_by_role("tab", name="Syntax tree").click()
+    loop = page.locator("#tree a", has=page.locator("text", has_text=re.compile(r"(^|: )For$")))
+    expect(loop).to_have_attribute("href", "https://llvm.org/docs/tutorial/MyFirstLanguageFrontend/LangImpl05.html")
+    assert "tutorial chapter 5" in loop.locator("title").text_content()

@@ -80,3 +80,33 @@ extension OperatorTable {
     }
   }
 }
+
+/// What each kind of node of the syntax tree is (as `ast` names it) and the tutorial chapter
+/// that introduces it, for the playground's tree.
+public enum SyntaxDocumentation {
+  /// Every kind `ast` prints, with its documentation.
+  public static let nodeKinds: [String: LanguageDocumentation] = [
+    "Function": .init(summary: "A function definition: its prototype and its body.", chapter: .parser),
+    "Extern": .init(summary: "A declaration of a function the host provides.", chapter: .parser),
+    "TopLevelExpr": .init(summary: "An expression at the top level, run in order.", chapter: .parser),
+    "Number": .init(summary: "A number literal; every value is a double.", chapter: .parser),
+    "Variable": .init(summary: "A reference to a variable.", chapter: .parser),
+    "Binary": .init(summary: "A binary operator, built in or user-defined.", chapter: .parser),
+    "Call": .init(summary: "A call of a function with its arguments.", chapter: .parser),
+    "If": .init(summary: "`if` / `then` / `else`: a choice between two values.", chapter: .controlFlow),
+    "For": .init(summary: "A `for` loop: its variable, start, test, step and body.", chapter: .controlFlow),
+    "LoopVar": .init(summary: "A `for` loop's own variable and its start.", chapter: .controlFlow),
+    "While": .init(summary: "A `while` loop: its condition and body (an extension).", chapter: .extending),
+    "Unary": .init(summary: "A prefix operator: `-`, or a user-defined one.", chapter: .operators),
+    "VarIn": .init(summary: "`var ... in body`: mutable locals for a body.", chapter: .variables),
+    "Var": .init(summary: "One variable a `var` makes, with its initial value.", chapter: .variables),
+    "Assign": .init(summary: "An assignment `x = e`.", chapter: .variables),
+    "Globals": .init(summary: "A top-level `var`: global variables (an extension).", chapter: .extending),
+    "GlobalVar": .init(summary: "The variables a top-level `var` declares (an extension).", chapter: .extending),
+    "Element": .init(summary: "An array element `a[i]` (an extension).", chapter: .extending),
+    "StoreElement": .init(summary: "An assignment to an array element `a[i] = e` (an extension).", chapter: .extending),
+    "Length": .init(summary: "`len(a)`, an array's length (an extension).", chapter: .extending),
+    "ArrayLiteral": .init(summary: "An array literal `[1, 2, 3]` (an extension).", chapter: .extending),
+    "String": .init(summary: "A string literal, an array of bytes (an extension).", chapter: .extending),
+  ]
+}

@@ -31,6 +31,7 @@ struct PlaygroundAPI: Sendable {
     router.get("/static/:name") { _, context in page(context.parameters.get("name") ?? "") }
     router.get("/codemirror/**") { request, _ in try await CodeMirrorFiles.response(for: request.uri.path) }
     router.get("/api/examples") { _, _ in json(examples) }
+    router.get("/api/language") { _, _ in json(LanguageGuide.shared) }
     router.post("/api/run") { request, context in
       try await limited(request, context) { (body: RunRequest) in try await run(body) }
     }

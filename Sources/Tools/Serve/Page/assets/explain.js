@@ -117,6 +117,39 @@
     return table[word] ? word + ": " + table[word] : "";
   }
 
+  // Keywords, built-in operators and tree nodes: what they mean and the tutorial chapter
+  // that introduces each, from the front end's documentation (GET /api/language).
+  var language = { keywords: {}, operators: {}, nodes: {} };
+  fetch("/api/language").then(function (response) { return response.json(); })
+    .then(function (guide) { language = guide; });
+
+  // Shows `entry` under the editor: its summary and a link to its chapter.
+  function showLanguage(word, entry) {
+    var into = $("explanation");
+    into.textContent = "";
+    if (!entry) return;
+    into.appendChild(document.createTextNode(entry.summary.replace(/`/g, "") + " "));
+    var link = document.createElement("a");
+    link.href = entry.url;
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.textContent = "Tutorial chapter " + entry.chapter + ": " + entry.title;
+    into.appendChild(link);
+  }
+
+  document.getElementById("source-pane").addEventListener("mouseover", function (event) {
+    var token = event.target;
+    if (!token.classList) return;
+    if (token.classList.contains("cm-keyword")) showLanguage(token.textContent, language.keywords[token.textContent]);
+    if (token.classList.contains("cm-operator")) showLanguage(token.textContent, language.operators[token.textContent]);
+  });
+
+  // A tree node's documentation, by the kind its label starts with ("body: For" is a For).
+  window.nodeDocumentation = function (label) {
+    var kind = label.replace(/^[a-z]+: /, "").split(" ")[0];
+    return language.nodes[kind];
+  };
+
   window.explainInstruction = explainInstruction;
   window.showPasses = showPasses;
   window.showGraph = showGraph;

@@ -57,7 +57,14 @@
       draw(child, svg);
     });
     var group = element("g", node.location ? { "data-source-line": node.location.split(":")[0] } : {}, svg);
-    element("title", {}, group).textContent = node.label + (node.location ? " at " + node.location : "");
+    // A node links to the tutorial chapter that introduces its kind.
+    var documentation = window.nodeDocumentation ? window.nodeDocumentation(node.label) : null;
+    var title = node.label + (node.location ? " at " + node.location : "");
+    if (documentation) {
+      title += "\n" + documentation.summary.replace(/`/g, "") + " (tutorial chapter " + documentation.chapter + ")";
+      group = element("a", { href: documentation.url, target: "_blank", rel: "noopener" }, group);
+    }
+    element("title", {}, group).textContent = title;
     element("rect", { x: node.x - node.width / 2, y: node.y, width: node.width, height: NODE_HEIGHT, rx: 4 }, group);
     var text = element("text", { x: node.x, y: node.y + 15, "text-anchor": "middle" }, group);
     text.textContent = node.label;
