@@ -34,7 +34,8 @@ enum ExplainViews {
       }
       runs.append(entry)
     }
-    let output = PassesViewOutput(text: report.text, functions: functions, passes: runs, truncated: truncated)
+    let (text, textTruncated) = report.text.prefix(wholeLinesWithin: PassesViewOutput.irLimit)
+    let output = PassesViewOutput(text: text, functions: functions, passes: runs, truncated: truncated || textTruncated)
     return String(decoding: try JSONEncoder().encode(output), as: UTF8.self)
   }
 
@@ -53,9 +54,11 @@ enum ExplainViews {
       graphs = graphs.filter { [function, "\(function).ks"].contains($0.function) }
       guard !graphs.isEmpty else { throw UnknownFunction(name: function) }
     }
+    let (text, truncated) = graphs.map { $0.dot() }.joined(separator: "\n").prefix(
+      wholeLinesWithin: PassesViewOutput.irLimit)
     let output = CFGViewOutput(
-      text: graphs.map { $0.dot() }.joined(separator: "\n"), drawing: ControlFlowGraph.dot(combining: graphs),
-      functions: functions)
+      text: text, drawing: truncated ? "" : ControlFlowGraph.dot(combining: graphs), functions: functions,
+      truncated: truncated)
     return String(decoding: try JSONEncoder().encode(output), as: UTF8.self)
   }
 }

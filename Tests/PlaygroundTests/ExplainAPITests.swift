@@ -102,6 +102,24 @@ struct ExplainAPITests {
     #expect(try reply.json()["error"] as? String == "'filters' applies to the 'asm' view only")
   }
 
+  /// A view longer than the output limit is its beginning, whole lines, flagged: not an error.
+  @Test(arguments: ["ir", "asm", "tokens"])
+  func anOversizedViewIsTruncatedWithAFlag(view: String) throws {
+    let server = try PlaygroundServer()
+    let source = (0..<600).map { "def f\($0)(x) x * \($0) + (if x < \($0) then 1 else 2)\n" }.joined()
+    let reply = try server.post("/api/view", ["source": source, "view": view])
+    #expect(reply.status == 200)
+    let json = try reply.json()
+    #expect(json["truncated"] as? Bool == true)
+    let text = try #require(json["text"] as? String)
+    #expect(text.utf8.count > 10_000 && text.hasSuffix("\n"))
+  }
+
+  @Test func aSmallViewIsNotTruncated() throws {
+    let server = try PlaygroundServer()
+    #expect(try server.post("/api/view", ["source": Self.fib, "view": "ir"]).json()["truncated"] as? Bool == false)
+  }
+
   @Test func aProgramWithErrorsGetsItsDiagnostics() throws {
     let server = try PlaygroundServer()
     let json = try server.post("/api/view", ["source": "def f(x) y\n", "view": "passes"]).json()

@@ -72,12 +72,26 @@ public struct PassesViewOutput: Codable, Sendable, Equatable {
 public struct CFGViewOutput: Codable, Sendable, Equatable {
   /// One `digraph` per function.
   public var text: String
-  /// One `digraph` holding each function as a cluster, for Graphviz to draw as one SVG.
+  /// One `digraph` holding each function as a cluster, for Graphviz to draw as one SVG;
+  /// empty when the graphs are too large to draw.
   public var drawing: String
   public var functions: [String]
+  /// Whether the graphs passed `PassesViewOutput.irLimit` bytes of DOT: `text` is then
+  /// their first whole lines within it, and nothing is drawn.
+  public var truncated: Bool
 
-  public init(text: String, drawing: String, functions: [String]) {
-    (self.text, self.drawing, self.functions) = (text, drawing, functions)
+  public init(text: String, drawing: String, functions: [String], truncated: Bool) {
+    (self.text, self.drawing, self.functions, self.truncated) = (text, drawing, functions, truncated)
+  }
+}
+
+extension String {
+  /// The first whole lines of the text within `limit` bytes, and whether any were cut.
+  public func prefix(wholeLinesWithin limit: Int) -> (text: String, truncated: Bool) {
+    guard utf8.count > limit else { return (self, false) }
+    let bytes = utf8.prefix(limit)
+    let end = bytes.lastIndex(of: UInt8(ascii: "\n")).map { bytes.index(after: $0) } ?? bytes.startIndex
+    return (String(decoding: bytes[..<end], as: UTF8.self), true)
   }
 }
 

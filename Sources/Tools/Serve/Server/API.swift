@@ -60,6 +60,8 @@ struct CFGResponse: Encodable {
   var lines: [Int]
   var functions: [String]
   var svg: String
+  /// The graphs were too large: `text` is the beginning of their DOT, and `svg` is empty.
+  var truncated: Bool
 }
 
 /// The answer to `POST /api/view`.
@@ -69,6 +71,8 @@ struct ViewResponse: Encodable {
   /// For each line of `text`, the source line it came from, or 0 (the IR and assembly views;
   /// empty for the others). The page links source lines to these.
   var lines: [Int]
+  /// The view was longer than the output limit: `text` is its beginning, whole lines.
+  var truncated = false
 }
 
 /// `POST /api/share`.

@@ -31,6 +31,11 @@ extension PlaygroundAPI {
           truncated: output.truncated))
     }
     if request.view == .cfg, let output = try? decoder.decode(CFGViewOutput.self, from: Data(result.stdout)) {
+      guard !output.drawing.isEmpty else {
+        return json(
+          CFGResponse(
+            text: output.text, diagnostics: diagnostics, lines: [], functions: output.functions, svg: "", truncated: true))
+      }
       var drawing = Sandbox.Request(source: Array(output.drawing.utf8), name: "cfg.dot")
       drawing.drawsGraph = true
       var drawingLimits = Sandbox.Limits()
@@ -38,7 +43,9 @@ extension PlaygroundAPI {
       guard let drawn = await sandboxed(drawing, limits: drawingLimits) else { return noSandbox }
       let svg = drawn.exitCode == 0 && !drawn.truncated ? String(decoding: drawn.stdout, as: UTF8.self) : ""
       return json(
-        CFGResponse(text: output.text, diagnostics: diagnostics, lines: [], functions: output.functions, svg: svg))
+        CFGResponse(
+          text: output.text, diagnostics: diagnostics, lines: [], functions: output.functions, svg: svg,
+          truncated: output.truncated))
     }
     return json(ViewResponse(text: "the view failed", diagnostics: diagnostics, lines: []))
   }

@@ -157,11 +157,15 @@ struct PlaygroundAPI: Sendable {
     if view == .passes || view == .cfg { return await explanation(request) }
     guard let result = await sandboxed(request) else { return noSandbox }
     let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
-    if result.timedOut || result.exitCode > 1 || !stderr.isEmpty {
+    // Output past the limit stopped the view: what came is shown, whole lines, and flagged.
+    let truncated = result.truncated && !result.timedOut
+    if result.timedOut || (result.exitCode > 1 && !truncated) || !stderr.isEmpty {
       let reason = result.timedOut ? "the view took too long and was stopped" : stderr.isEmpty ? "the view failed" : stderr
       return json(ViewResponse(text: reason, diagnostics: diagnostics, lines: []))
     }
-    let text = String(decoding: result.stdout, as: UTF8.self)
+    var output = result.stdout[...]
+    if truncated, let end = output.lastIndex(of: UInt8(ascii: "\n")) { output = output[...end] }
+    let text = String(decoding: output, as: UTF8.self)
     let listing: (text: String, lines: [Int]) =
       switch view {
       case .ir where diff: (text, [])
@@ -169,7 +173,7 @@ struct PlaygroundAPI: Sendable {
       case .asm: Listing.assembly(text, filters: body.filters ?? AssemblyFilters())
       case .tokens, .ast, .passes, .cfg: (text, [])
       }
-    return json(ViewResponse(text: listing.text, diagnostics: diagnostics, lines: listing.lines))
+    return json(ViewResponse(text: listing.text, diagnostics: diagnostics, lines: listing.lines, truncated: truncated))
   }
 }
 

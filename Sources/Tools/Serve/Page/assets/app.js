@@ -138,6 +138,7 @@
   function show(tab, answer, isDiff) {
     var text = answer.text || "";
     if (!text && answer.diagnostics.length) text = "(the program has errors; see the editor)";
+    if (answer.truncated) status("This view was too long: it shows its beginning only.");
     if (tab === "tokens") showTokens($("tokens"), text);
     if (tab === "tree") {
       if (answer.text) window.drawSyntaxTree($("tree"), answer.text); else $("tree").textContent = text;
