@@ -4,8 +4,8 @@
 - small runs from 8 concurrent clients (each a keep-alive-free HTTP client in a thread):
   runs a second and the p50/p99 latency; the baseline, in the same run, is the same runs
   made one at a time with `kaleidoscope run --sandbox` (the sandbox's own cost);
-- the tokens, tree and IR views of every example, answered one at a time: median and
-  worst per view.
+- the tokens, tree, IR, assembly, passes and cfg views of every example, answered one at a
+  time: median and worst per view.
 
     benchmarks/playground.py [--runs N]     (N runs per client, default 60)
 """
@@ -107,7 +107,7 @@ def main():
                   f"{1 / sequential:.1f} runs/s; the server gives {per_second * sequential:.2f}x that")
             examples = sorted(os.path.join(dirpath, name) for dirpath, _, names in os.walk(os.path.join(ROOT, "examples"))
                               for name in names if name.endswith(".ks"))
-            for view in ("tokens", "ast", "ir", "asm"):
+            for view in ("tokens", "ast", "ir", "asm", "passes", "cfg"):
                 times = []
                 for path in examples:
                     source = open(path).read()
