@@ -2,7 +2,8 @@
 # Runs every test: unit tests, end-to-end tests against the built binary, and IR checks; then
 # the end-to-end tests again against the release build, which is what users run and is linked
 # differently (static Swift runtime, not position-independent; see Package.swift); the
-# language server's protocol tests (Python, pytest-lsp) against the release build; the
+# language server's protocol tests (Python, pytest-lsp) against the release build; a
+# `build -g` executable in lldb-dap-19, through a Debug Adapter Protocol client; the
 # playground in a real browser, with PostgreSQL and under load (Python, Playwright), against
 # the debug build (a release build of the server's packages would double the time); an
 # install into a temporary prefix; and checks that the repository's programs are in the
@@ -21,6 +22,7 @@ swift test --skip-build
 swift build -c release --product kaleidoscope --manifest-cache none
 KALEIDOSCOPE_TOOL="$PWD/.build/release/kaleidoscope" swift test --skip-build --filter EndToEndTests
 (cd Tests/LSPProtocol && KALEIDOSCOPE_TOOL="$PWD/../../.build/release/kaleidoscope" ../../.build/python/bin/pytest -q)
+(cd Tests/Debugger && KALEIDOSCOPE_TOOL="$PWD/../../.build/release/kaleidoscope" ../../.build/python/bin/pytest -q)
 (cd Tests/Playground && KALEIDOSCOPE_TOOL="$PWD/../../.build/debug/kaleidoscope" ../../.build/python/bin/pytest -q)
 scripts/test-install.sh
 # Every program but the deliberately malformed ones (diagnostics, regressions) and the
