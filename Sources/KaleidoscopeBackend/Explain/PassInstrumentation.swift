@@ -36,14 +36,7 @@ enum PassInstrumentation {
       try body()
     }
     rewind(stream)
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = fread(&buffer, 1, buffer.count, stream)
-      if count <= 0 { break }
-      bytes += buffer[..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    return Subprocess.readRest(of: stream)
   }
 }
 

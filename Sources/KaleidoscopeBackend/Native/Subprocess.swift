@@ -65,6 +65,11 @@ extension Subprocess {
       throw BackendError.system("cannot read '\(path)': \(String(cString: strerror(errno)))")
     }
     defer { fclose(stream) }
+    return readRest(of: stream)
+  }
+
+  /// The text from `stream`'s position to its end.
+  static func readRest(of stream: UnsafeMutablePointer<FILE>) -> String {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
