@@ -31,3 +31,28 @@ def test_a_wrong_database_url_is_a_clear_error():
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
     assert "expected postgresql://USER@HOST[:PORT]/DATABASE" in result.stderr
+
+
+def test_readiness_follows_the_database(postgres):
+    """/readyz is 200 while PostgreSQL answers, and 503 with Retry-After for a server whose
+    database is not there (it starts all the same, and serves runs)."""
+    import urllib.error
+    import urllib.request
+    from conftest import free_port
+
+    def readiness(server):
+        try:
+            with urllib.request.urlopen(server.url + "readyz", timeout=30) as response:
+                return response.status, response.headers.get("Retry-After")
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Retry-After")
+
+    ready = Server(database=postgres)
+    missing = Server(database=f"postgresql://ks@127.0.0.1:{free_port()}/playground")
+    try:
+        assert readiness(ready) == (200, None)
+        assert readiness(missing) == (503, "1")
+        assert post(missing.url, "/api/run", {"source": "6 * 7\n"})[1]["stdout"] == "42\n"
+    finally:
+        ready.close()
+        missing.close()

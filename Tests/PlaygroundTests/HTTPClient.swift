@@ -30,7 +30,8 @@ enum HTTPClient {
 
   /// Sends one request on a new connection and reads the whole reply.
   static func send(
-    _ method: String, _ path: String, port: Int, body: Data? = nil, from source: String = "127.0.0.1"
+    _ method: String, _ path: String, port: Int, body: Data? = nil, from source: String = "127.0.0.1",
+    headers: [String: String] = [:]
   ) throws -> Reply {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
@@ -49,6 +50,7 @@ enum HTTPClient {
     guard connected == 0 else { throw Failure(description: "connect to port \(port): \(errno)") }
     var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
     if let body { request += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request += "\(name): \(value)\r\n" }
     let bytes = Data((request + "\r\n").utf8) + (body ?? Data())
     // The server may answer (413) and close before reading all of a large body.
     _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

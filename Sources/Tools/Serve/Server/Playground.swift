@@ -27,7 +27,7 @@ public enum Playground {
 
   /// Runs the server until SIGTERM or SIGINT, then lets the requests in flight finish.
   public static func run(_ configuration: Configuration) async throws {
-    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    LoggingSystem.bootstrap { JSONLinesLogHandler(label: $0) }
     var logger = Logger(label: "kaleidoscope.serve")
     logger.logLevel = .info
     let store: any SnippetStore

@@ -26,6 +26,11 @@ struct PlaygroundAPI: Sendable {
 
   func register(on router: Router<PlaygroundContext>) {
     router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+    // Ready when the snippet store answers: a balancer sends requests only to ready servers.
+    router.get("/readyz") { _, _ in
+      guard await store.isReady() else { return failure(.serviceUnavailable, "the snippet store does not answer", retryAfter: 1) }
+      return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
+    }
     router.get("/") { _, _ in page("index.html") }
     router.get("/s/:id") { _, _ in page("index.html") }
     router.get("/static/:name") { _, context in page(context.parameters.get("name") ?? "") }

@@ -44,6 +44,26 @@ final class PostgresSnippetStore: SnippetStore {
   /// The client's connections close when its service stops with the server.
   func close() async {}
 
+  /// Whether the database answers a query within a second (the pool keeps trying to
+  /// connect to a database that is down: the wait is cancelled).
+  func isReady() async -> Bool {
+    let ping = Task { () -> Bool in
+      do {
+        let rows = try await client.query("SELECT 1", logger: logger)
+        for try await _ in rows {}
+        return true
+      } catch {
+        return false
+      }
+    }
+    let deadline = Task {
+      try await Task.sleep(for: .seconds(1))
+      ping.cancel()
+    }
+    defer { deadline.cancel() }
+    return await ping.value
+  }
+
   /// Creates the table the first time it is needed. Servers starting together may race to
   /// create it; the loser's error is harmless, so creation is tried once more.
   private func ensureSchema() async throws {

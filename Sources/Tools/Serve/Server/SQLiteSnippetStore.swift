@@ -45,6 +45,9 @@ actor SQLiteSnippetStore: SnippetStore {
     try? await connection.close()
   }
 
+  /// A file of this process's own is always there.
+  func isReady() async -> Bool { true }
+
   func source(of id: String) async throws -> String? {
     let rows = try await connection.query("SELECT source FROM snippets WHERE id = ?", [.text(id)])
     return rows.first?.column("source")?.string

@@ -7,6 +7,8 @@ protocol SnippetStore: Sendable {
   func source(of id: String) async throws -> String?
   /// Releases the store's connections once the server has stopped.
   func close() async
+  /// Whether the store answers now (`/readyz`).
+  func isReady() async -> Bool
 }
 
 extension SnippetStore {
