@@ -24,6 +24,7 @@ struct ServeCommand: ParsableCommand {
         kaleidoscope serve
         kaleidoscope serve --host 0.0.0.0 --port 9000 --database /var/lib/ks/snippets.sqlite
         kaleidoscope serve --database postgresql://ks@localhost/playground
+        kaleidoscope serve --trusted-proxy 127.0.0.1    (behind nginx on this machine)
       """
   )
 
@@ -39,11 +40,19 @@ struct ServeCommand: ParsableCommand {
   var queue = 64
   @Option(help: "Requests a minute allowed from one client before it is answered 429 (0: no limit).")
   var rateLimit = 600
+  @Option(
+    help: ArgumentHelp(
+      "A proxy's address whose X-Forwarded-For names the client, for the rate limit (repeatable).",
+      valueName: "address"))
+  var trustedProxy: [String] = []
 
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("the port must be 0 to 65535, not \(port)") }
     if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
     guard queue >= 0, rateLimit >= 0 else { throw ValidationError("--queue and --rate-limit cannot be negative") }
+    for address in trustedProxy where address.isEmpty || address.contains(",") || address.contains(" ") {
+      throw ValidationError("--trusted-proxy takes one address, not '\(address)'")
+    }
   }
 
   func run() throws {
@@ -56,6 +65,7 @@ struct ServeCommand: ParsableCommand {
     ]
     if let database { arguments += ["--database", database] }
     if let workers { arguments += ["--workers", "\(workers)"] }
+    if !trustedProxy.isEmpty { arguments += ["--trusted-proxies", trustedProxy.joined(separator: ",")] }
     let argv = arguments.map { strdup($0) } + [nil]
     execv(server, argv)
     let reason = String(cString: strerror(errno))

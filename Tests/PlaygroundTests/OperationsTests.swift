@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import KaleidoscopePlayground
+
 /// What an operator needs of a server (SPEC §9): readiness, request ids in answers and in
 /// JSON-line logs, and a process that a signal stops, port and all.
 @Suite("Playground operations")
@@ -50,5 +52,39 @@ struct OperationsTests {
     kill(server.process.processIdentifier, signal)
     server.process.waitUntilExit()
     #expect(throws: (any Error).self) { try server.get("/healthz") }
+  }
+}
+
+/// Whose address counts for the rate limit: `X-Forwarded-For` only from a trusted proxy.
+@Suite("Client addresses")
+struct ClientAddressTests {
+  @Test(
+    arguments: [
+      // (peer, X-Forwarded-For, trusted, client)
+      ("10.0.0.9", "1.2.3.4", [], "10.0.0.9"),  // not a trusted proxy: its header is ignored
+      ("10.0.0.9", nil, ["10.0.0.9"], "10.0.0.9"),  // a trusted proxy that names nobody
+      ("10.0.0.9", "1.2.3.4", ["10.0.0.9"], "1.2.3.4"),
+      ("10.0.0.9", "6.6.6.6, 5.5.5.5", ["10.0.0.9"], "5.5.5.5"),  // the client's own claim is not believed
+      ("10.0.0.9", "1.2.3.4, 10.0.0.8", ["10.0.0.9", "10.0.0.8"], "1.2.3.4"),  // two proxies
+      ("10.0.0.9", " , 10.0.0.8", ["10.0.0.9", "10.0.0.8"], "10.0.0.9"),  // only proxies named
+    ] as [(String, String?, [String], String)])
+  func resolve(peer: String, forwardedFor: String?, trusted: [String], client: String) {
+    #expect(ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trusted: Set(trusted)) == client)
+  }
+
+  /// Behind a trusted proxy each forwarded client has a bucket of its own; without the
+  /// option, the header changes nothing.
+  @Test func theRateLimitFollowsForwardedClientsOnlyBehindATrustedProxy() throws {
+    let trusting = try PlaygroundServer(["--rate-limit", "2", "--trusted-proxy", "127.0.0.1"])
+    func status(_ server: PlaygroundServer, _ forwarded: String) throws -> Int {
+      let body = try JSONSerialization.data(withJSONObject: ["source": "1\n", "view": "tokens"])
+      return try HTTPClient.send(
+        "POST", "/api/view", port: server.port, body: body, headers: ["X-Forwarded-For": forwarded]
+      ).status
+    }
+    #expect(try [status(trusting, "10.0.0.1"), status(trusting, "10.0.0.1"), status(trusting, "10.0.0.1")] == [200, 200, 429])
+    #expect(try status(trusting, "10.0.0.2") == 200)
+    let plain = try PlaygroundServer(["--rate-limit", "2"])
+    #expect(try [status(plain, "10.0.0.1"), status(plain, "10.0.0.2"), status(plain, "10.0.0.3")] == [200, 200, 429])
   }
 }

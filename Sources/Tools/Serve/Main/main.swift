@@ -21,6 +21,7 @@ func configuration(from arguments: [String]) -> Playground.Configuration? {
   configuration.queueLimit = values["queue"].flatMap(Int.init) ?? configuration.queueLimit
   configuration.rateLimitPerMinute = values["rate-limit"].flatMap(Int.init) ?? configuration.rateLimitPerMinute
   configuration.examples = values["examples"]
+  configuration.trustedProxies = Set((values["trusted-proxies"] ?? "").split(separator: ",").map(String.init))
   return configuration
 }
 

@@ -17,6 +17,8 @@ public enum Playground {
     public var workers = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)
     public var queueLimit = 64
     public var rateLimitPerMinute = 600
+    /// Proxies whose `X-Forwarded-For` names the client (`ClientAddress`).
+    public var trustedProxies: Set<String> = []
     /// Where the examples menu finds its programs.
     public var examples: String?
 
@@ -45,7 +47,7 @@ public enum Playground {
     }
     let api = PlaygroundAPI(configuration: configuration, store: store, logger: logger)
     let router = Router(context: PlaygroundContext.self)
-    router.middlewares.add(RequestLog(logger: logger))
+    router.middlewares.add(RequestLog(logger: logger, trustedProxies: configuration.trustedProxies))
     api.register(on: router)
     let host = configuration.host
     let app = Application(

@@ -64,7 +64,9 @@ struct PlaygroundAPI: Sendable {
     _ request: Request, _ context: PlaygroundContext, sandboxed: Bool = true,
     _ handle: @Sendable @escaping (Body) async throws -> Response
   ) async throws -> Response {
-    let (allowed, retryAfter) = rateLimiter.admit(context.client)
+    let client = ClientAddress.resolve(
+      peer: context.client, forwardedFor: request.headers[.xForwardedFor], trusted: configuration.trustedProxies)
+    let (allowed, retryAfter) = rateLimiter.admit(client)
     guard allowed else {
       return failure(.tooManyRequests, "too many requests; try again in \(retryAfter) s", retryAfter: retryAfter)
     }
@@ -85,7 +87,7 @@ struct PlaygroundAPI: Sendable {
       return failure(.badRequest, JSON.reason(error))
     }
     guard sandboxed else { return try await handle(body) }
-    let response = try await admission.admitting(context.client) { try await handle(body) }
+    let response = try await admission.admitting(client) { try await handle(body) }
     return response ?? failure(.serviceUnavailable, "the server is busy; try again shortly", retryAfter: 1)
   }
 

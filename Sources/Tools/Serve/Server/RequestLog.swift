@@ -9,6 +9,7 @@ import NIOCore
 struct RequestLog: RouterMiddleware {
   typealias Context = PlaygroundContext
   let logger: Logger
+  let trustedProxies: Set<String>
 
   func handle(
     _ request: Request, context: PlaygroundContext, next: (Request, PlaygroundContext) async throws -> Response
@@ -18,13 +19,18 @@ struct RequestLog: RouterMiddleware {
     do {
       var response = try await next(request, context)
       response.headers[.xRequestID] = id
-      log(request, id: id, status: response.status.code, since: start, client: context.client)
+      log(request, id: id, status: response.status.code, since: start, client: client(of: request, context))
       return response
     } catch {
       let status = (error as? any HTTPResponseError)?.status.code ?? 500
-      log(request, id: id, status: status, since: start, client: context.client)
+      log(request, id: id, status: status, since: start, client: client(of: request, context))
       throw error
     }
+  }
+
+  private func client(of request: Request, _ context: PlaygroundContext) -> String {
+    ClientAddress.resolve(
+      peer: context.client, forwardedFor: request.headers[.xForwardedFor], trusted: trustedProxies)
   }
 
   /// The client's id when it is 1 to 128 letters, digits, `-`, `_` or `.`; else a new one
@@ -62,4 +68,6 @@ struct RequestLog: RouterMiddleware {
 extension HTTPField.Name {
   /// The request's id, from the client or made by the server (SPEC §9).
   static let xRequestID = Self("X-Request-Id")!
+  /// The addresses a request passed through, each proxy appending the one it saw.
+  static let xForwardedFor = Self("X-Forwarded-For")!
 }
