@@ -125,6 +125,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    // SHA-256 for the playground's result cache.
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
   ],
   targets: [
     .systemLibrary(name: "CLLVM", path: "Sources/CLLVM"),
@@ -183,8 +185,10 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "SQLiteNIO", package: "sqlite-nio"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       path: "Sources/Tools/Serve/Server"
     ),

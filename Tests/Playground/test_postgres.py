@@ -56,3 +56,21 @@ def test_readiness_follows_the_database(postgres):
     finally:
         ready.close()
         missing.close()
+
+
+def test_an_answer_one_server_computed_is_a_hit_on_another(postgres):
+    """The result cache is in the shared database: a repeated example is served by another
+    server than the one that computed it (issue 34's chaos case d)."""
+    import time
+
+    first, second = Server(database=postgres), Server(database=postgres)
+    try:
+        request = {"source": "def sq(x) x * x\nsq(12)\n"}
+        status, body, headers = post(first.url, "/api/run", request)
+        assert status == 200 and headers["X-Cache"] == "miss" and body["stdout"] == "144\n"
+        time.sleep(0.5)  # the store's copy is written in the background
+        status, body, headers = post(second.url, "/api/run", request)
+        assert status == 200 and headers["X-Cache"] == "hit" and body["stdout"] == "144\n"
+    finally:
+        first.close()
+        second.close()

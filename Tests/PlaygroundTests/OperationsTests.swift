@@ -88,3 +88,63 @@ struct ClientAddressTests {
     #expect(try [status(plain, "10.0.0.1"), status(plain, "10.0.0.2"), status(plain, "10.0.0.3")] == [200, 200, 429])
   }
 }
+
+/// The result cache (SPEC §9): a repeated run or view is answered from it, from memory or
+/// from the store, with `X-Cache` saying which.
+@Suite("Result cache")
+struct ResultCacheTests {
+  static func send(_ server: PlaygroundServer, _ path: String, _ body: [String: Any]) throws -> HTTPClient.Reply {
+    try server.post(path, body)
+  }
+
+  @Test func aRepeatedRunIsAHitWithTheSameAnswer() throws {
+    let server = try PlaygroundServer()
+    let request: [String: Any] = ["source": "extern readd()\nreadd() * 2\n", "stdin": "21"]
+    let first = try Self.send(server, "/api/run", request)
+    let second = try Self.send(server, "/api/run", request)
+    #expect(first.headers["x-cache"] == "miss")
+    #expect(second.headers["x-cache"] == "hit")
+    #expect(try second.json()["stdout"] as? String == "42\n")
+    #expect(try first.json()["stdout"] as? String == "42\n")
+    // Another input is another request.
+    #expect(try Self.send(server, "/api/run", request.merging(["stdin": "1"]) { _, new in new }).headers["x-cache"] == "miss")
+  }
+
+  @Test(arguments: ["tokens", "ir", "cfg"])
+  func aRepeatedViewIsAHit(view: String) throws {
+    let server = try PlaygroundServer()
+    let request: [String: Any] = ["source": "def f(x) if x < 1 then 0 else 1\nf(2)\n", "view": view]
+    let first = try Self.send(server, "/api/view", request)
+    let second = try Self.send(server, "/api/view", request)
+    #expect(first.headers["x-cache"] == "miss")
+    #expect(second.headers["x-cache"] == "hit")
+    #expect(second.text == first.text)
+  }
+
+  /// A run that meets a limit meets it again: its answer is cached too.
+  @Test func aRunStoppedByALimitIsCached() throws {
+    let server = try PlaygroundServer()
+    let request: [String: Any] = ["source": "for i = 0, 1 in 0\n"]
+    let first = try Self.send(server, "/api/run", request)
+    #expect(try first.json()["timedOut"] as? Bool == true)
+    let again = try Self.send(server, "/api/run", request)
+    #expect(again.headers["x-cache"] == "hit")
+    #expect(try again.json()["timedOut"] as? Bool == true)
+  }
+
+  /// The store keeps answers across restarts of the server that computed them.
+  @Test func theStoreKeepsAnswersAcrossARestart() throws {
+    let database = NSTemporaryDirectory() + "ks-cache-\(getpid())-\(UUID().uuidString).sqlite"
+    defer { try? FileManager.default.removeItem(atPath: database) }
+    let request: [String: Any] = ["source": "6 * 7\n"]
+    let first = try PlaygroundServer(database: database)
+    #expect(try Self.send(first, "/api/run", request).headers["x-cache"] == "miss")
+    // The store's copy is written in the background.
+    usleep(300_000)
+    #expect(first.stop() == 0)
+    let second = try PlaygroundServer(database: database)
+    let reply = try Self.send(second, "/api/run", request)
+    #expect(reply.headers["x-cache"] == "hit")
+    #expect(try reply.json()["stdout"] as? String == "42\n")
+  }
+}

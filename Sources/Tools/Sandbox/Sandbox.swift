@@ -97,7 +97,7 @@ public enum Sandbox {
   }
 
   /// What the run did.
-  public struct Result: Sendable {
+  public struct Result: Sendable, Codable, Equatable {
     /// The process's exit status, or 128 + the signal that ended it.
     public var exitCode: Int32
     public var stdout: [UInt8]
@@ -297,5 +297,20 @@ private enum Thread {
       Unmanaged<Body>.fromOpaque(context).release()
       body()
     }
+  }
+}
+
+extension Sandbox.Request {
+  /// Everything that decides the answer, as bytes (the playground's result cache hashes
+  /// them with the tool's identity): a field added to the request must be added here.
+  public var cacheIdentity: [UInt8] {
+    let options: [String] = [
+      "name=\(name)", "tier=\(tier.rawValue)", "O=\(optimization)", "for=\(forSemantics.rawValue)", "quiet=\(quiet)",
+      "probe=\(probe)", "view=\(view?.rawValue ?? "-")", "target=\(target ?? "-")", "diff=\(diffFromUnoptimized)",
+      "function=\(function ?? "-")", "asm=\(graphsMachineCode)", "json=\(jsonDiagnostics)", "draw=\(drawsGraph)",
+    ]
+    // Lengths first, so that no two requests give the same bytes.
+    return Array((options.joined(separator: "\n") + "\nsource=\(source.count)\n").utf8) + source
+      + Array("\nstdin=\(stdin.count)\n".utf8) + stdin
   }
 }

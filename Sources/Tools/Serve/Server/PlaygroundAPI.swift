@@ -14,6 +14,7 @@ struct PlaygroundAPI: Sendable {
   let admission: Admission
   let rateLimiter: RateLimiter
   let examples: [ExampleEntry]
+  let results: ResultCache
 
   init(configuration: Playground.Configuration, store: any SnippetStore, logger: Logger) {
     self.configuration = configuration
@@ -22,7 +23,19 @@ struct PlaygroundAPI: Sendable {
     admission = Admission(workers: configuration.workers, queueLimit: configuration.queueLimit)
     rateLimiter = RateLimiter(perMinute: configuration.rateLimitPerMinute)
     examples = Examples.load(from: configuration.examples)
+    results = ResultCache(toolIdentity: Self.identity(ofTool: configuration.tool), store: store)
   }
+
+  /// What tells one build of the tool from another: its path, size and modification time.
+  static func identity(ofTool path: String) -> String {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+    let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+    return "\(path)\n\(size)\n\(modified)"
+  }
+
+  /// Whether the sandboxed answers of the request being handled all came from the cache.
+  @TaskLocal static var cacheOutcome: CacheOutcome?
 
   func register(on router: Router<PlaygroundContext>) {
     router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
@@ -87,15 +100,30 @@ struct PlaygroundAPI: Sendable {
       return failure(.badRequest, JSON.reason(error))
     }
     guard sandboxed else { return try await handle(body) }
-    let response = try await admission.admitting(client) { try await handle(body) }
-    return response ?? failure(.serviceUnavailable, "the server is busy; try again shortly", retryAfter: 1)
+    let outcome = CacheOutcome()
+    let answer = try await Self.$cacheOutcome.withValue(outcome) {
+      try await admission.admitting(client) { try await handle(body) }
+    }
+    var response = answer ?? failure(.serviceUnavailable, "the server is busy; try again shortly", retryAfter: 1)
+    response.headers[.xCache] = outcome.isHit ? "hit" : "miss"
+    return response
   }
 
   /// Runs `request` in a sandbox; nil, once the reason is logged, when none could start (no
   /// processes or descriptors left, or the tool gone): the request fails, the server goes on.
+  /// The sandbox's answer to `request`: from the cache, or run and then cached. An answer
+  /// that a limit stopped is cached too: the same request meets the same limit.
   func sandboxed(_ request: Sandbox.Request, limits: Sandbox.Limits = Sandbox.Limits()) async -> Sandbox.Result? {
+    let key = results.key(for: request.cacheIdentity + Array("\n\(limits)".utf8))
+    if let data = await results.lookup(key), let cached = try? JSONDecoder().decode(Sandbox.Result.self, from: data) {
+      Self.cacheOutcome?.record(hit: true)
+      return cached
+    }
+    Self.cacheOutcome?.record(hit: false)
     do {
-      return try await Sandbox.run(request, limits: limits, tool: configuration.tool)
+      let result = try await Sandbox.run(request, limits: limits, tool: configuration.tool)
+      if let data = try? JSONEncoder().encode(result) { await results.save(key, data) }
+      return result
     } catch {
       logger.error("cannot start a sandbox with \(configuration.tool): \(error)")
       return nil

@@ -64,16 +64,37 @@ final class PostgresSnippetStore: SnippetStore {
     return await ping.value
   }
 
+  func cachedResult(_ key: String) async throws -> Data? {
+    try await ensureSchema()
+    let rows = try await client.query("SELECT answer FROM results WHERE key = \(key)", logger: logger)
+    for try await answer in rows.decode(ByteBuffer.self) { return Data(buffer: answer) }
+    return nil
+  }
+
+  /// The newest are those with the largest serial numbers.
+  func saveResult(_ key: String, _ data: Data) async throws {
+    try await ensureSchema()
+    let answer = ByteBuffer(data: data)
+    try await client.query(
+      "INSERT INTO results (key, answer) VALUES (\(key), \(answer)) ON CONFLICT (key) DO NOTHING", logger: logger)
+    try await client.query(
+      "DELETE FROM results WHERE number <= (SELECT max(number) FROM results) - \(resultLimit)", logger: logger)
+  }
+
   /// Creates the table the first time it is needed. Servers starting together may race to
   /// create it; the loser's error is harmless, so creation is tried once more.
   private func ensureSchema() async throws {
     guard await schema.needed() else { return }
-    let create: PostgresQuery =
-      "CREATE TABLE IF NOT EXISTS snippets (id TEXT PRIMARY KEY, source TEXT NOT NULL, created TIMESTAMPTZ NOT NULL DEFAULT now())"
-    do {
-      try await client.query(create, logger: logger)
-    } catch {
-      try await client.query(create, logger: logger)
+    let creates: [PostgresQuery] = [
+      "CREATE TABLE IF NOT EXISTS snippets (id TEXT PRIMARY KEY, source TEXT NOT NULL, created TIMESTAMPTZ NOT NULL DEFAULT now())",
+      "CREATE TABLE IF NOT EXISTS results (number BIGSERIAL, key TEXT PRIMARY KEY, answer BYTEA NOT NULL)",
+    ]
+    for create in creates {
+      do {
+        try await client.query(create, logger: logger)
+      } catch {
+        try await client.query(create, logger: logger)
+      }
     }
     await schema.done()
   }

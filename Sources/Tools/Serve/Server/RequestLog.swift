@@ -70,4 +70,6 @@ extension HTTPField.Name {
   static let xRequestID = Self("X-Request-Id")!
   /// The addresses a request passed through, each proxy appending the one it saw.
   static let xForwardedFor = Self("X-Forwarded-For")!
+  /// Whether the answer came from the result cache: `hit` or `miss` (SPEC §9).
+  static let xCache = Self("X-Cache")!
 }

@@ -18,6 +18,7 @@ actor SQLiteSnippetStore: SnippetStore {
     for statement in [
       "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000",
       "CREATE TABLE IF NOT EXISTS snippets (id TEXT PRIMARY KEY, source TEXT NOT NULL, created INTEGER NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, answer BLOB NOT NULL)",
     ] {
       _ = try await connection.query(statement, [])
     }
@@ -47,6 +48,20 @@ actor SQLiteSnippetStore: SnippetStore {
 
   /// A file of this process's own is always there.
   func isReady() async -> Bool { true }
+
+  func cachedResult(_ key: String) async throws -> Data? {
+    let rows = try await connection.query("SELECT answer FROM results WHERE key = ?", [.text(key)])
+    guard case .blob(let buffer) = rows.first?.column("answer") else { return nil }
+    return Data(buffer: buffer)
+  }
+
+  /// The newest are those with the largest rowids: SQLite numbers rows in insertion order.
+  func saveResult(_ key: String, _ data: Data) async throws {
+    _ = try await connection.query(
+      "INSERT OR REPLACE INTO results (key, answer) VALUES (?, ?)", [.text(key), .blob(ByteBuffer(data: data))])
+    _ = try await connection.query(
+      "DELETE FROM results WHERE rowid <= (SELECT max(rowid) FROM results) - ?", [.integer(resultLimit)])
+  }
 
   func source(of id: String) async throws -> String? {
     let rows = try await connection.query("SELECT source FROM snippets WHERE id = ?", [.text(id)])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where shared programs are kept: SQLite on one machine (`SQLiteSnippetStore`), or one
 /// PostgreSQL database shared by several servers (`PostgresSnippetStore`).
 protocol SnippetStore: Sendable {
@@ -9,7 +11,14 @@ protocol SnippetStore: Sendable {
   func close() async
   /// Whether the store answers now (`/readyz`).
   func isReady() async -> Bool
+  /// A cached answer (`ResultCache`), or nil.
+  func cachedResult(_ key: String) async throws -> Data?
+  /// Keeps an answer, and forgets all but the newest `resultLimit`.
+  func saveResult(_ key: String, _ data: Data) async throws
 }
+
+/// How many cached answers a store keeps.
+let resultLimit = 10_000
 
 extension SnippetStore {
   /// Stores `source` under a new id and returns the id.
