@@ -125,8 +125,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-    // SHA-256 for the playground's result cache.
+    // SHA-256 for the playground's result cache, and its metrics in Prometheus's format.
     .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
   targets: [
     .systemLibrary(name: "CLLVM", path: "Sources/CLLVM"),
@@ -189,6 +190,7 @@ let package = Package(
         .product(name: "SQLiteNIO", package: "sqlite-nio"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ],
       path: "Sources/Tools/Serve/Server"
     ),

@@ -148,3 +148,41 @@ struct ResultCacheTests {
     #expect(try reply.json()["stdout"] as? String == "42\n")
   }
 }
+
+/// `/metrics` (SPEC §9): Prometheus's text format, and counters that move with the work.
+@Suite("Metrics")
+struct MetricsTests {
+  /// The value of the series `name` (with its labels, as the text writes them), or 0.
+  static func value(_ text: String, _ series: String) -> Double {
+    for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
+      return Double(line.dropFirst(series.count + 1)) ?? -1
+    }
+    return 0
+  }
+
+  @Test func theCountersMoveWithRunsAndTheCache() throws {
+    let server = try PlaygroundServer()
+    let before = try server.get("/metrics")
+    #expect(before.status == 200)
+    #expect(before.headers["content-type"]?.hasPrefix("text/plain") == true)
+    let request: [String: Any] = ["source": "6 * 7\n"]
+    #expect(try server.post("/api/run", request).status == 200)
+    #expect(try server.post("/api/run", request).status == 200)
+    #expect(try server.post("/api/view", ["source": "1\n", "view": "pixels"]).status == 400)
+    let text = try server.get("/metrics").text
+    let runs = #"kaleidoscope_http_requests_total{route="/api/run",status="200"}"#
+    let refused = #"kaleidoscope_http_requests_total{route="/api/view",status="400"}"#
+    #expect(Self.value(text, runs) == 2)
+    #expect(Self.value(text, refused) == 1)
+    #expect(Self.value(text, #"kaleidoscope_cache_requests_total{result="miss"}"#) == 1)
+    #expect(Self.value(text, #"kaleidoscope_cache_requests_total{result="hit"}"#) == 1)
+    #expect(Self.value(text, #"kaleidoscope_sandbox_outcomes_total{outcome="ok"}"#) == 1)
+    #expect(Self.value(text, "kaleidoscope_run_duration_seconds_count") == 1)
+    #expect(text.contains("kaleidoscope_queue_depth 0"))
+    // The earlier scrape is counted too; a snippet's id does not make a series of its own.
+    _ = try server.get("/s/ABCDEFGHIJ")
+    let later = try server.get("/metrics").text
+    #expect(Self.value(later, #"kaleidoscope_http_requests_total{route="/metrics",status="200"}"#) >= 2)
+    #expect(Self.value(later, #"kaleidoscope_http_requests_total{route="/s/:id",status="200"}"#) == 1)
+  }
+}

@@ -65,6 +65,8 @@ actor Admission {
 
   /// Whether a request is waiting (the tests).
   var hasWaiting: Bool { waiting > 0 }
+  /// How many requests wait for a sandbox now (`kaleidoscope_queue_depth`).
+  var waitingCount: Int { waiting }
 
   private func start(_ client: String) {
     running += 1

@@ -47,7 +47,8 @@ public enum Playground {
     }
     let api = PlaygroundAPI(configuration: configuration, store: store, logger: logger)
     let router = Router(context: PlaygroundContext.self)
-    router.middlewares.add(RequestLog(logger: logger, trustedProxies: configuration.trustedProxies))
+    router.middlewares.add(
+      RequestLog(logger: logger, trustedProxies: configuration.trustedProxies, metrics: api.metrics))
     api.register(on: router)
     let host = configuration.host
     let app = Application(

@@ -15,6 +15,7 @@ struct PlaygroundAPI: Sendable {
   let rateLimiter: RateLimiter
   let examples: [ExampleEntry]
   let results: ResultCache
+  let metrics = PlaygroundMetrics()
 
   init(configuration: Playground.Configuration, store: any SnippetStore, logger: Logger) {
     self.configuration = configuration
@@ -49,6 +50,13 @@ struct PlaygroundAPI: Sendable {
     router.get("/static/:name") { _, context in page(context.parameters.get("name") ?? "") }
     router.get("/codemirror/**") { request, _ in try await CodeMirrorFiles.response(for: request.uri.path) }
     router.get("/api/examples") { _, _ in json(examples) }
+    router.get("/metrics") { _, _ in
+      metrics.setQueueDepth(await admission.waitingCount)
+      var headers = HTTPFields()
+      headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+      return Response(
+        status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
+    }
     router.get("/api/language") { _, _ in json(LanguageGuide.shared) }
     router.post("/api/run") { request, context in
       try await limited(request, context) { (body: RunRequest) in try await run(body) }
@@ -117,11 +125,16 @@ struct PlaygroundAPI: Sendable {
     let key = results.key(for: request.cacheIdentity + Array("\n\(limits)".utf8))
     if let data = await results.lookup(key), let cached = try? JSONDecoder().decode(Sandbox.Result.self, from: data) {
       Self.cacheOutcome?.record(hit: true)
+      metrics.cache(hit: true)
       return cached
     }
     Self.cacheOutcome?.record(hit: false)
+    metrics.cache(hit: false)
     do {
+      let start = ContinuousClock.now
       let result = try await Sandbox.run(request, limits: limits, tool: configuration.tool)
+      metrics.sandbox(
+        ContinuousClock.now - start, timedOut: result.timedOut, truncated: result.truncated, exitCode: result.exitCode)
       if let data = try? JSONEncoder().encode(result) { await results.save(key, data) }
       return result
     } catch {

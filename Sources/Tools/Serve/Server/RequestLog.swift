@@ -10,6 +10,7 @@ struct RequestLog: RouterMiddleware {
   typealias Context = PlaygroundContext
   let logger: Logger
   let trustedProxies: Set<String>
+  let metrics: PlaygroundMetrics
 
   func handle(
     _ request: Request, context: PlaygroundContext, next: (Request, PlaygroundContext) async throws -> Response
@@ -53,6 +54,7 @@ struct RequestLog: RouterMiddleware {
   }
 
   private func log(_ request: Request, id: String, status: Int, since start: ContinuousClock.Instant, client: String) {
+    metrics.request(path: request.uri.path, status: status)
     let elapsed = ContinuousClock.now - start
     let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
     let rounded = (milliseconds * 10).rounded() / 10
