@@ -58,10 +58,6 @@ int ks_sandbox_limit_files(int limit) {
   return setrlimit(RLIMIT_NOFILE, &files);
 }
 
-int ks_sandbox_close_files(void) {
-  ks_sandbox_close_inherited_files();
-  return ks_sandbox_limit_files(3);
-}
 
 /* The system calls running code makes: reading and writing the standard streams, memory,
  * threads' synchronisation, signals (faults and stack overflows are caught), time, exit.

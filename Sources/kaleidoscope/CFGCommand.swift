@@ -66,8 +66,8 @@ struct CFGCommand: ParsableCommand {
       }
     }
     if let function {
-      let names = [function, "\(function).ks"]
-      graphs = graphs.filter { names.contains($0.function) }
+      let name = IRText.functionName(function, among: graphs.map(\.function))
+      graphs = graphs.filter { $0.function == name }
       guard !graphs.isEmpty else {
         Terminal.writeError("error: \(file.name) has no function '\(function)'\n")
         throw ExitCode.failure

@@ -51,7 +51,8 @@ enum ExplainViews {
       }
     let functions = graphs.map(\.function)
     if let function {
-      graphs = graphs.filter { [function, "\(function).ks"].contains($0.function) }
+      let name = IRText.functionName(function, among: functions)
+      graphs = graphs.filter { $0.function == name }
       guard !graphs.isEmpty else { throw UnknownFunction(name: function) }
     }
     let (text, truncated) = graphs.map { $0.dot() }.joined(separator: "\n").prefix(

@@ -10,11 +10,9 @@ struct PassReport {
   var function: String?
   var full: Bool
 
-  /// The IR name of the function `name` spells, if the program has it: the name itself, or
-  /// its `.ks` form (a definition named as a C library function, `IRGenerator.definitionName`).
+  /// The IR name of the function `name` spells, if the program has it.
   static func irName(of name: String, in log: PassLog) -> String? {
-    let known = Set(log.start.keys).union(log.changes.map(\.function))
-    return [name, "\(name).ks"].first { known.contains($0) }
+    IRText.functionName(name, among: Set(log.start.keys).union(log.changes.map(\.function)))
   }
 
   var text: String {

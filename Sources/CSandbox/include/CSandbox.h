@@ -11,10 +11,8 @@
  * dumps. Returns 0, or -1 with errno set. */
 int ks_sandbox_limit(unsigned cpu_seconds, size_t memory_bytes, size_t reserved_bytes);
 
-/* Closes every file descriptor above 2 and allows no new ones. Returns 0, or -1. */
-int ks_sandbox_close_files(void);
-/* The same in two steps, for a process that opens a few descriptors of its own in between:
- * closes every descriptor above 2; then allows none at or above `limit`. */
+/* Closes every file descriptor above 2; then, once the process has opened what it needs,
+ * allows none at or above `limit` (3: no new ones). Returns 0, or -1 (the second). */
 void ks_sandbox_close_inherited_files(void);
 int ks_sandbox_limit_files(int limit);
 

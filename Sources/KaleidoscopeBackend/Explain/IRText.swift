@@ -1,5 +1,12 @@
 /// Reading LLVM's textual IR, for the views that explain it.
-enum IRText {
+public enum IRText {
+  /// The IR name, among `known`, of the function a user calls `name`: the name itself, or
+  /// its `.ks` form (a definition named as a C library function,
+  /// `IRGenerator.definitionName`).
+  public static func functionName(_ name: String, among known: some Collection<String>) -> String? {
+    [name, "\(name).ks"].first { known.contains($0) }
+  }
+
   /// The functions defined in `ir`, in order, each from its `define` line to its closing `}`.
   static func functions(in ir: Substring) -> [(name: String, text: String)] {
     var result: [(name: String, text: String)] = []
