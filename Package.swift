@@ -128,6 +128,8 @@ let package = Package(
     // SHA-256 for the playground's result cache, and its metrics in Prometheus's format.
     .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // Graceful shutdown on SIGTERM: the server and the database client as one service group.
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     .systemLibrary(name: "CLLVM", path: "Sources/CLLVM"),
@@ -191,6 +193,7 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       path: "Sources/Tools/Serve/Server"
     ),

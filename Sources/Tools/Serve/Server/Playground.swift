@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The web playground (`kaleidoscope serve`): the page, the API over the sandbox, and the
 /// snippet store, as one Hummingbird application.
@@ -27,7 +28,8 @@ public enum Playground {
     }
   }
 
-  /// Runs the server until SIGTERM or SIGINT, then lets the requests in flight finish.
+  /// Runs the server until SIGTERM or SIGINT, then lets the requests in flight finish
+  /// (`shutdownConfiguration`).
   public static func run(_ configuration: Configuration) async throws {
     LoggingSystem.bootstrap { JSONLinesLogHandler(label: $0) }
     var logger = Logger(label: "kaleidoscope.serve")
@@ -63,7 +65,7 @@ public enum Playground {
       },
       logger: logger)
     do {
-      try await app.runService()
+      try await ServiceGroup(configuration: shutdownConfiguration(for: app, logger: logger)).run()
     } catch let error as IOError {
       await store.close()
       throw PlaygroundError.configuration(
@@ -74,6 +76,22 @@ public enum Playground {
     }
     await store.close()
   }
+
+  /// SPEC §9: SIGTERM (or SIGINT) stops accepting and lets the requests in flight finish,
+  /// for at most `shutdownGrace`; then they are cancelled. The server is the group's one
+  /// service; the database client is one of its own, stopped after it.
+  static func shutdownConfiguration(
+    for app: some Service, logger: Logger
+  ) -> ServiceGroupConfiguration {
+    var configuration = ServiceGroupConfiguration(
+      services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    configuration.maximumGracefulShutdownDuration = shutdownGrace
+    configuration.maximumCancellationDuration = .seconds(1)
+    return configuration
+  }
+
+  /// How long requests in flight may take to finish once SIGTERM came.
+  static let shutdownGrace = Duration.seconds(10)
 
   /// The innermost reason an error gives, without Foundation's wrapping.
   static func reason(_ error: any Error) -> String {
