@@ -35,7 +35,7 @@ def test_a_wrong_database_url_is_a_clear_error():
 
 def test_readiness_follows_the_database(postgres):
     """/readyz is 200 while PostgreSQL answers, and 503 with Retry-After for a server whose
-    database is not there (it starts all the same, and serves runs)."""
+    database is not there (it starts all the same, serves runs, and refuses shares)."""
     import urllib.error
     import urllib.request
     from conftest import free_port
@@ -53,6 +53,14 @@ def test_readiness_follows_the_database(postgres):
         assert readiness(ready) == (200, None)
         assert readiness(missing) == (503, "1")
         assert post(missing.url, "/api/run", {"source": "6 * 7\n"})[1]["stdout"] == "42\n"
+        # Shares need the database: refused, with a time to come back, and not left hanging.
+        status, body, headers = post(missing.url, "/api/share", {"source": "1\n"})
+        assert (status, headers.get("Retry-After")) == (503, "2") and "try again" in body["error"]
+        try:
+            urllib.request.urlopen(missing.url + "api/share/AAAAAAAAAA", timeout=30)
+            raise AssertionError("a snippet was read without its database")
+        except urllib.error.HTTPError as error:
+            assert (error.code, error.headers.get("Retry-After")) == (503, "2")
     finally:
         ready.close()
         missing.close()

@@ -66,15 +66,15 @@ struct PlaygroundAPI: Sendable {
     }
     router.post("/api/share") { request, context in
       try await limited(request, context, sandboxed: false) { (body: ShareRequest) in
-        let id = try await store.save(body.source)
+        guard let id = await fromStore({ try await store.save(body.source) }) else { return storeUnavailable }
         return json(ShareResponse(id: id, url: "/s/\(id)"), status: .created)
       }
     }
     router.get("/api/share/:id") { _, context in
       let id = context.parameters.get("id") ?? ""
-      guard SnippetID.isWellFormed(id), let source = try await store.source(of: id) else {
-        return failure(.notFound, "no snippet '\(id)'")
-      }
+      guard SnippetID.isWellFormed(id) else { return failure(.notFound, "no snippet '\(id)'") }
+      guard let found = await fromStore({ try await store.source(of: id) }) else { return storeUnavailable }
+      guard let source = found else { return failure(.notFound, "no snippet '\(id)'") }
       return json(SnippetResponse(source: source))
     }
   }
@@ -141,6 +141,25 @@ struct PlaygroundAPI: Sendable {
       logger.error("cannot start a sandbox with \(configuration.tool): \(error)")
       return nil
     }
+  }
+
+  /// What the snippet store answers within `shareDeadline`; nil, once the reason is
+  /// logged, when it does not (a database that is down): the server goes on without it.
+  private func fromStore<T: Sendable>(_ work: @Sendable @escaping () async throws -> T) async -> T? {
+    do {
+      return try await StoreCall.withDeadline(Self.shareDeadline, work)
+    } catch {
+      let reason = (error as? StoreCall.Unavailable)?.lastError.map { "\($0)" } ?? "no answer in time"
+      logger.error("the snippet store does not answer: \(reason)")
+      return nil
+    }
+  }
+
+  /// How long a share waits for the snippet store.
+  static let shareDeadline = Duration.seconds(2)
+
+  var storeUnavailable: Response {
+    failure(.serviceUnavailable, "snippets cannot be stored or read now; try again shortly", retryAfter: 2)
   }
 
   var noSandbox: Response {

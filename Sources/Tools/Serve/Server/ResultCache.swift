@@ -6,7 +6,7 @@ import OrderedCollections
 /// request (SPEC §9): kept under the SHA-256 of both, in memory (least recently used out
 /// first, within `memoryLimit` bytes) and in the snippet store, which several servers share
 /// (the store keeps the newest `SnippetStore.resultLimit`). A store that does not answer is
-/// a miss, never an error.
+/// a miss, never an error (`StoreCall`).
 actor ResultCache {
   private let toolIdentity: [UInt8]
   private let store: any SnippetStore
@@ -34,34 +34,41 @@ actor ResultCache {
       entries[key] = data
       return data
     }
+    guard storeAnswers() else { return nil }
     let store = store
-    guard let data = await Self.withDeadline({ try await store.cachedResult(key) }) else { return nil }
-    remember(key, data)
-    return data
+    do {
+      guard let data = try await StoreCall.withDeadline(Self.storeDeadline, { try await store.cachedResult(key) })
+      else { return nil }
+      remember(key, data)
+      return data
+    } catch {
+      storeFailedAt = .now
+      return nil
+    }
   }
 
   /// Keeps the answer here at once and in the store in the background: the request does
   /// not wait for the database.
   func save(_ key: String, _ data: Data) {
     remember(key, data)
+    guard storeAnswers() else { return }
     let store = store
-    Task { _ = await Self.withDeadline({ try await store.saveResult(key, data) }) }
-  }
-
-  /// `work`'s value, or nil when it fails or takes more than `storeDeadline` (a database
-  /// that is down keeps its pool trying to connect: the wait is cancelled).
-  private static func withDeadline<T: Sendable>(_ work: @Sendable @escaping () async throws -> T?) async -> T? {
-    let task = Task { try? await work() }
-    let deadline = Task {
-      try await Task.sleep(for: storeDeadline)
-      task.cancel()
-    }
-    defer { deadline.cancel() }
-    return await task.value ?? nil
+    Task { _ = try? await StoreCall.withDeadline(Self.storeDeadline, { try await store.saveResult(key, data) }) }
   }
 
   /// How long a request waits for the store's copy of an answer.
-  static let storeDeadline = Duration.milliseconds(500)
+  static let storeDeadline = Duration.milliseconds(250)
+  /// How long the store is left alone after it failed to answer in time, so that while the
+  /// database is down a run does not wait for it each time.
+  static let storeRest = Duration.seconds(5)
+  private var storeFailedAt: ContinuousClock.Instant?
+
+  private func storeAnswers() -> Bool {
+    guard let failed = storeFailedAt else { return true }
+    if ContinuousClock.now - failed < Self.storeRest { return false }
+    storeFailedAt = nil
+    return true
+  }
 
   private func remember(_ key: String, _ data: Data) {
     guard data.count <= memoryLimit else { return }
