@@ -16,7 +16,8 @@ struct OperationsTests {
 
   @Test func aRequestIdComesBackAndIsLoggedAsJSON() throws {
     let server = try PlaygroundServer()
-    let reply = try HTTPClient.send("GET", "/healthz", port: server.port, headers: ["X-Request-Id": "trace-42.a_b"])
+    let reply = try HTTPClient.send(
+      "GET", "/api/examples", port: server.port, headers: ["X-Request-Id": "trace-42.a_b"])
     #expect(reply.headers["x-request-id"] == "trace-42.a_b")
     // The access log line is written once the answer is sent.
     var entry: [String: Any]?
@@ -28,7 +29,7 @@ struct OperationsTests {
       if entry == nil { usleep(20_000) }
     }
     let line = try #require(entry)
-    #expect(line["path"] as? String == "/healthz")
+    #expect(line["path"] as? String == "/api/examples")
     #expect(line["status"] as? String == "200")
     #expect(line["level"] as? String == "info")
     #expect(line["time"] != nil && line["ms"] != nil)

@@ -53,12 +53,19 @@ struct RequestLog: RouterMiddleware {
     }
   }
 
+  /// The paths that health checks and metric scrapers ask for.
+  static let probes: Set<String> = ["/healthz", "/readyz", "/metrics"]
+
   private func log(_ request: Request, id: String, status: Int, since start: ContinuousClock.Instant, client: String) {
     metrics.request(path: request.uri.path, status: status)
     let elapsed = ContinuousClock.now - start
     let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
     let rounded = (milliseconds * 10).rounded() / 10
-    logger.info(
+    // A balancer asks each replica whether it is ready twice a second: those answers are
+    // logged only when they are not 200, or at the debug level.
+    let isProbe = Self.probes.contains(request.uri.path) && status == 200
+    logger.log(
+      level: isProbe ? .debug : .info,
       "\(request.method) \(request.uri.path) \(status)",
       metadata: [
         "request_id": "\(id)", "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)",
