@@ -17,9 +17,10 @@
 #   wrk            HTTP load, for benchmarks/playground.py's neighbours
 #   graphviz       `dot`, which draws `cfg --format svg`
 #   lldb-19        lldb-dap-19, the debug adapter of Tests/Debugger (build -g executables)
+#   haproxy        the load balancer of scripts/cluster.sh and the chaos tests
 set -eu
 missing=""
-for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev libseccomp-dev gdb python3-pexpect neovim python3-venv libjs-codemirror chromium postgresql wrk graphviz lldb-19; do
+for package in llvm-19-dev libstdc++-12-dev zlib1g-dev libzstd1 llvm-19-tools libedit-dev libseccomp-dev gdb python3-pexpect neovim python3-venv libjs-codemirror chromium postgresql wrk graphviz lldb-19 haproxy; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
 done
 [ -z "$missing" ] && exit 0
