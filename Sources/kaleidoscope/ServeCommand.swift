@@ -18,13 +18,14 @@ struct ServeCommand: ParsableCommand {
       Shared snippets are kept in SQLite, by default in \
       $XDG_DATA_HOME/kaleidoscope/snippets.sqlite (~/.local/share when unset), or in \
       PostgreSQL with --database postgresql://USER@HOST/DB, which several servers can share. \
-      SIGTERM or Ctrl-C stops the server after the requests in flight.
+      SIGTERM or Ctrl-C stops the server after the requests in flight (at most 10 s). \
+      Several servers behind a load balancer: scripts/cluster.sh and docs/DEPLOY.md.
 
       Examples:
         kaleidoscope serve
         kaleidoscope serve --host 0.0.0.0 --port 9000 --database /var/lib/ks/snippets.sqlite
         kaleidoscope serve --database postgresql://ks@localhost/playground
-        kaleidoscope serve --trusted-proxy 127.0.0.1    (behind nginx on this machine)
+        kaleidoscope serve --trusted-proxy 127.0.0.1    (behind HAProxy on this machine)
       """
   )
 
