@@ -7,11 +7,11 @@ import KaleidoscopeSandbox
 extension PlaygroundAPI {
   /// The answer to a `passes` or `cfg` view: 400 for a function the program does not
   /// define, the diagnostics alone for a program with errors.
-  func explanation(_ request: Sandbox.Request) async -> Response {
+  func explanation(_ request: Sandbox.Request) async throws -> Response {
     var limits = Sandbox.Limits()
     // The pass log carries the IR before and after each pass (`PassesViewOutput.irLimit`).
     limits.outputBytes = PassesViewOutput.irLimit * 2
-    guard let result = await sandboxed(request, limits: limits) else { return noSandbox }
+    guard let result = try await sandboxed(request, limits: limits) else { return noSandbox }
     let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
     if result.exitCode == 64 && !result.timedOut {
       return failure(.badRequest, stderr.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -40,7 +40,7 @@ extension PlaygroundAPI {
       drawing.drawsGraph = true
       var drawingLimits = Sandbox.Limits()
       drawingLimits.outputBytes = 8 << 20
-      guard let drawn = await sandboxed(drawing, limits: drawingLimits) else { return noSandbox }
+      guard let drawn = try await sandboxed(drawing, limits: drawingLimits) else { return noSandbox }
       let svg = drawn.exitCode == 0 && !drawn.truncated ? String(decoding: drawn.stdout, as: UTF8.self) : ""
       return json(
         CFGResponse(

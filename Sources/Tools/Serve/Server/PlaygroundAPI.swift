@@ -109,19 +109,29 @@ struct PlaygroundAPI: Sendable {
     }
     guard sandboxed else { return try await handle(body) }
     let outcome = CacheOutcome()
-    let answer = try await Self.$cacheOutcome.withValue(outcome) {
-      try await admission.admitting(client) { try await handle(body) }
+    var response: Response
+    do {
+      response = try await Self.$client.withValue(client) {
+        try await Self.$cacheOutcome.withValue(outcome) { try await handle(body) }
+      }
+    } catch is ServerBusy {
+      response = failure(.serviceUnavailable, "the server is busy; try again shortly", retryAfter: 1)
     }
-    var response = answer ?? failure(.serviceUnavailable, "the server is busy; try again shortly", retryAfter: 1)
     response.headers[.xCache] = outcome.isHit ? "hit" : "miss"
     return response
   }
 
-  /// Runs `request` in a sandbox; nil, once the reason is logged, when none could start (no
-  /// processes or descriptors left, or the tool gone): the request fails, the server goes on.
+  /// The client of the request being handled, for fair admission to the sandboxes.
+  @TaskLocal static var client = "unknown"
+
   /// The sandbox's answer to `request`: from the cache, or run and then cached. An answer
-  /// that a limit stopped is cached too: the same request meets the same limit.
-  func sandboxed(_ request: Sandbox.Request, limits: Sandbox.Limits = Sandbox.Limits()) async -> Sandbox.Result? {
+  /// that a limit stopped is cached too: the same request meets the same limit. A cached
+  /// answer needs no sandbox, so only a miss waits for a worker (`Admission`); it throws
+  /// `ServerBusy` when the queue is full. Nil, once the reason is logged, when no sandbox
+  /// could start (no processes or descriptors left, or the tool gone): the request fails,
+  /// the server goes on.
+  func sandboxed(_ request: Sandbox.Request, limits: Sandbox.Limits = Sandbox.Limits()) async throws -> Sandbox.Result?
+  {
     let key = results.key(for: request.cacheIdentity + Array("\n\(limits)".utf8))
     if let data = await results.lookup(key), let cached = try? JSONDecoder().decode(Sandbox.Result.self, from: data) {
       Self.cacheOutcome?.record(hit: true)
@@ -130,17 +140,21 @@ struct PlaygroundAPI: Sendable {
     }
     Self.cacheOutcome?.record(hit: false)
     metrics.cache(hit: false)
-    do {
-      let start = ContinuousClock.now
-      let result = try await Sandbox.run(request, limits: limits, tool: configuration.tool)
-      metrics.sandbox(
-        ContinuousClock.now - start, timedOut: result.timedOut, truncated: result.truncated, exitCode: result.exitCode)
-      if let data = try? JSONEncoder().encode(result) { await results.save(key, data) }
-      return result
-    } catch {
-      logger.error("cannot start a sandbox with \(configuration.tool): \(error)")
-      return nil
+    let started = try await admission.admitting(Self.client) { () -> Sandbox.Result? in
+      do {
+        let start = ContinuousClock.now
+        let result = try await Sandbox.run(request, limits: limits, tool: configuration.tool)
+        metrics.sandbox(
+          ContinuousClock.now - start, timedOut: result.timedOut, truncated: result.truncated, exitCode: result.exitCode)
+        return result
+      } catch {
+        logger.error("cannot start a sandbox with \(configuration.tool): \(error)")
+        return nil
+      }
     }
+    guard let started else { throw ServerBusy() }
+    if let result = started, let data = try? JSONEncoder().encode(result) { await results.save(key, data) }
+    return started
   }
 
   /// What the snippet store answers within `shareDeadline`; nil, once the reason is
@@ -182,7 +196,7 @@ struct PlaygroundAPI: Sendable {
     request.tier = tier
     request.forSemantics = semantics
     request.jsonDiagnostics = true
-    guard let result = await sandboxed(request) else { return noSandbox }
+    guard let result = try await sandboxed(request) else { return noSandbox }
     let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
     return json(
       RunResponse(
@@ -221,8 +235,8 @@ struct PlaygroundAPI: Sendable {
     request.jsonDiagnostics = true
     request.function = body.function
     request.graphsMachineCode = body.asm ?? false
-    if view == .passes || view == .cfg { return await explanation(request) }
-    guard let result = await sandboxed(request) else { return noSandbox }
+    if view == .passes || view == .cfg { return try await explanation(request) }
+    guard let result = try await sandboxed(request) else { return noSandbox }
     let (diagnostics, stderr) = Listing.diagnostics(in: String(decoding: result.stderr, as: UTF8.self))
     // Output past the limit stopped the view: what came is shown, whole lines, and flagged.
     let truncated = result.truncated && !result.timedOut
@@ -243,6 +257,9 @@ struct PlaygroundAPI: Sendable {
     return json(ViewResponse(text: listing.text, diagnostics: diagnostics, lines: listing.lines, truncated: truncated))
   }
 }
+
+/// Every worker is busy and the queue is full: the request is answered 503.
+struct ServerBusy: Error {}
 
 /// A file of the page, or 404.
 func page(_ name: String) -> Response {
