@@ -13,10 +13,8 @@ struct JSONLinesLogHandler: LogHandler {
     set { metadata[key] = newValue }
   }
 
-  func log(
-    level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String, file: String,
-    function: String, line: UInt
-  ) {
+  func log(event: LogEvent) {
+    let (level, message, extra) = (event.level, event.message, event.metadata)
     var fields: [String: String] = ["level": level.rawValue, "message": message.description, "logger": label]
     fields["time"] = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
     for (key, value) in metadata.merging(extra ?? [:], uniquingKeysWith: { _, new in new }) {
