@@ -130,8 +130,9 @@ struct PlaygroundAPI: Sendable {
   /// `ServerBusy` when the queue is full. Nil, once the reason is logged, when no sandbox
   /// could start (no processes or descriptors left, or the tool gone): the request fails,
   /// the server goes on.
-  func sandboxed(_ request: Sandbox.Request, limits: Sandbox.Limits = Sandbox.Limits()) async throws -> Sandbox.Result?
-  {
+  func sandboxed(
+    _ request: Sandbox.Request, limits: Sandbox.Limits = Sandbox.Limits()
+  ) async throws -> Sandbox.Result? {
     let key = results.key(for: request.cacheIdentity + Array("\n\(limits)".utf8))
     if let data = await results.lookup(key), let cached = try? JSONDecoder().decode(Sandbox.Result.self, from: data) {
       Self.cacheOutcome?.record(hit: true)
