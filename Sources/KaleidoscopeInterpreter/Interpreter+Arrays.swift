@@ -79,7 +79,7 @@ extension Interpreter {
     var buffer = [CChar](repeating: 0, count: site.utf8.count + name.utf8.count + 200)
     let length = ks_describe_array_error(&buffer, buffer.count, Int32(kind), site, name, value, UInt64(length))
     let message = String(decoding: buffer[..<min(Int(length), buffer.count - 1)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return .located(message.hasSuffix("\n") ? String(message.dropLast()) : message)
+    return fault(.located(message.hasSuffix("\n") ? String(message.dropLast()) : message))
   }
 }
 

@@ -21,6 +21,6 @@ extension Interpreter {
     var buffer = [CChar](repeating: 0, count: site.utf8.count + 100)
     let length = ks_describe_call_depth_error(&buffer, buffer.count, site)
     let message = String(decoding: buffer[..<min(Int(length), buffer.count - 1)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return .located(message.hasSuffix("\n") ? String(message.dropLast()) : message)
+    return fault(.located(message.hasSuffix("\n") ? String(message.dropLast()) : message))
   }
 }

@@ -79,7 +79,7 @@ public final class Interpreter {
   public let globals: GlobalCells
   /// Each array global's array, by `GlobalID.index` (the empty array until declared).
   var globalArrays: [ArrayHandle]
-  private let isArrayGlobal: [Bool]
+  let isArrayGlobal: [Bool]
   /// Machine code to call instead of interpreting, when running in tiers.
   public var compiledCode: CompiledCode?
   /// Calls of each function so far, while it has no machine code.
@@ -104,6 +104,18 @@ public final class Interpreter {
   private var stackLimit: UInt = 0
   /// Reused storage for walking chains of binary operators without recursion.
   private var spine: [ExprID] = []
+  /// What watches the run (`Interpreter+Debugging.swift`); set before it starts. Without
+  /// one, the run pays one test of a byte per node.
+  public var debugObserver: (any DebugObserver)? {
+    didSet {
+      isObserved = debugObserver != nil
+      stepPoints = isObserved ? computeStepPoints() : []
+    }
+  }
+  /// Whether `debugObserver` is set: a byte to test, cheaper than the reference.
+  private var isObserved = false
+  var stepPoints: [Bool] = []
+  var debugFrames: [DebugFrameState] = []
 
   /// `globals`, when given, are cells the REPL's compiled code keeps (one per global of the
   /// program, holding values already): the interpreter reads and writes them but runs no
@@ -213,6 +225,9 @@ public final class Interpreter {
       base = callerBase
       currentBody = callerBody
     }
+    guard _slowPath(isObserved) else { return try evaluate(frame.root) }
+    try enterDebugFrame(frame)
+    defer { leaveDebugFrame() }
     return try evaluate(frame.root)
   }
 
@@ -220,7 +235,7 @@ public final class Interpreter {
   /// (arguments go straight into the callee's frame: a call allocates nothing but the arrays
   /// of literal arguments).
   private func call(_ function: FunctionID, argumentBase: Int, site: ExprID) throws(InterpreterError) -> Double {
-    guard Self.stackPointer() > stackLimit else { throw InterpreterError.stackOverflow }
+    guard Self.stackPointer() > stackLimit else { throw fault(InterpreterError.stackOverflow) }
     if let definition = definitions[Int(function.index)] {
       try enterCall(at: site)
       defer { callDepth -= 1 }
@@ -264,6 +279,7 @@ public final class Interpreter {
   // MARK: - Expressions
 
   func evaluate(_ id: ExprID) throws(InterpreterError) -> Double {
+    if _slowPath(isObserved) { try debugStep(id) }
     switch tree[id] {
     case .number(let value):
       return value
