@@ -11,6 +11,7 @@
 //                            tiered execution and the pipeline
 //   KaleidoscopeFormat       the formatter (`fmt`, and the language server's formatting)
 //   KaleidoscopeLSP          the language server (`lsp`)
+//   KaleidoscopeDAP          the debug adapter (`dap`): the interpreter under a debugger
 //   CSandbox                 the sandbox's limits and seccomp filter (C, with libseccomp)
 //   KaleidoscopeSandbox      a run or a view in a sandboxed process, and what crosses to it
 //   CPlaygroundPage          the playground's page, embedded (C23 #embed)
@@ -177,6 +178,13 @@ let package = Package(
       dependencies: ["KaleidoscopeFrontend", "KaleidoscopeFormat"],
       path: "Sources/Tools/LSP"
     ),
+    // The debug adapter (`dap`): the interpreter under a debugger, over the language
+    // server's message framing.
+    .target(
+      name: "KaleidoscopeDAP",
+      dependencies: ["KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeRuntime", "KaleidoscopeLSP"],
+      path: "Sources/Tools/DAP"
+    ),
     // The playground: an HTTP server over the sandbox, with its page embedded (CPlaygroundPage).
     .target(
       name: "CPlaygroundPage", path: "Sources/Tools/Serve/Page", exclude: ["assets"],
@@ -214,7 +222,7 @@ let package = Package(
       name: "kaleidoscope",
       dependencies: [
         "KaleidoscopeFrontend", "KaleidoscopeInterpreter", "KaleidoscopeBackend", "KaleidoscopeFormat", "KaleidoscopeLSP",
-        "KaleidoscopeRuntime",
+        "KaleidoscopeDAP", "KaleidoscopeRuntime",
         "KaleidoscopeSandbox", "CEditLine", "CSandbox",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -2,10 +2,11 @@
 # Runs every test: unit tests, end-to-end tests against the built binary, and IR checks; then
 # the end-to-end tests again against the release build, which is what users run and is linked
 # differently (static Swift runtime, not position-independent; see Package.swift); the
-# language server's protocol tests (Python, pytest-lsp) against the release build; a
-# `build -g` executable in lldb-dap-19, through a Debug Adapter Protocol client; the
-# playground in a real browser, with PostgreSQL and under load (Python, Playwright), against
-# the debug build (a release build of the server's packages would double the time); an
+# language server's protocol tests (Python, pytest-lsp) against the release build;
+# `kaleidoscope dap` and a `build -g` executable in lldb-dap-19, through a Debug Adapter
+# Protocol client; the playground in a real browser, with PostgreSQL and under load, and
+# the cluster's chaos tests (Python, Playwright), against the debug build (a release build
+# of the server's packages would double the time); an
 # install into a temporary prefix; and checks that the repository's programs are in the
 # canonical layout (docs/STYLE.md) and its Swift code in swift-format's (.swift-format).
 set -eu

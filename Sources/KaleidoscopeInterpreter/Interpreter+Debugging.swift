@@ -113,6 +113,15 @@ extension Interpreter {
     return error
   }
 
+  /// How many frames the run has (the length of `debugStack`, without making it).
+  public var debugDepth: Int { debugFrames.count }
+
+  /// The body the innermost frame runs, an index in `program.bodies`.
+  public var innermostBody: Int? { debugFrames.last?.body }
+
+  /// How many expression nodes the program has: `ExprID`s run below it.
+  public var nodeCount: Int { tree.exprCount }
+
   /// The frames of the run, outermost first.
   public var debugStack: [DebugFrame] {
     debugFrames.map { state in

@@ -30,7 +30,8 @@ struct Kaleidoscope: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       RunCommand.self, ReplCommand.self, BuildCommand.self, CheckCommand.self, TokensCommand.self, ASTCommand.self,
-      IRCommand.self, CFGCommand.self, FormatCommand.self, LSPCommand.self, ServeCommand.self, SandboxedViewCommand.self,
+      IRCommand.self, CFGCommand.self, FormatCommand.self, LSPCommand.self, DAPCommand.self, ServeCommand.self,
+      SandboxedViewCommand.self,
       PassesOfIRCommand.self, LimitedDrawCommand.self,
     ]
   )

@@ -78,7 +78,7 @@ struct FrontEndCommandTests {
 
   /// Every command whose help is checked, and the tool itself (no command).
   static let commandsWithHelp: [[String]] = [
-    ["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], ["fmt"], ["lsp"], [],
+    ["check"], ["tokens"], ["ast"], ["ir"], ["run"], ["build"], ["repl"], ["fmt"], ["lsp"], ["dap"], [],
   ]
 
   @Test(arguments: commandsWithHelp)

@@ -5,10 +5,11 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// Reads `Content-Length`-framed messages from a file descriptor.
-struct MessageReader {
+/// Reads `Content-Length`-framed messages from a file descriptor: the framing of the
+/// language server's JSON-RPC and of the debug adapter's protocol (`kaleidoscope dap`).
+public struct MessageReader {
   /// What reading produced: a message's body, a frame without a usable header, or the end.
-  enum Frame {
+  public enum Frame {
     case message([UInt8])
     case malformed
     case end
@@ -21,11 +22,11 @@ struct MessageReader {
   private var buffer: [UInt8] = []
   private var position = 0
 
-  init(descriptor: Int32) {
+  public init(descriptor: Int32) {
     self.descriptor = descriptor
   }
 
-  mutating func next() -> Frame {
+  public mutating func next() -> Frame {
     var length: Int?
     // Header lines up to an empty one; only Content-Length matters.
     while true {
