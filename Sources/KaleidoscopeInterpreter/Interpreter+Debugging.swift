@@ -19,6 +19,17 @@ public enum DebugEvent: Sendable {
   case `return`
 }
 
+/// Which events besides steps an observer is told of (`Interpreter.reportedEvents`): it may
+/// change them as it goes, so that a run it watches only for breakpoints pays nothing more
+/// at each call.
+public struct DebugEvents: OptionSet, Sendable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  public static let calls = DebugEvents(rawValue: 1)
+  public static let returns = DebugEvents(rawValue: 2)
+}
+
 /// A frame of the run, as a debugger shows it.
 public struct DebugFrame: Sendable {
   /// The function's name, or `top level` / `globals` for a top-level expression or a
@@ -98,12 +109,14 @@ extension Interpreter {
   @inline(never)
   func enterDebugFrame(_ frame: Frame) throws(InterpreterError) {
     debugFrames.append(DebugFrameState(body: frame.index, base: base, node: frame.root))
-    try debugObserver?.reached(.call, at: frame.root, in: self)
+    if reportedEvents.contains(.calls) { try debugObserver?.reached(.call, at: frame.root, in: self) }
   }
 
   @inline(never)
   func leaveDebugFrame() {
-    if let last = debugFrames.last { try? debugObserver?.reached(.return, at: last.node, in: self) }
+    if reportedEvents.contains(.returns), let last = debugFrames.last {
+      try? debugObserver?.reached(.return, at: last.node, in: self)
+    }
     debugFrames.removeLast()
   }
 

@@ -104,18 +104,16 @@ public final class Interpreter {
   private var stackLimit: UInt = 0
   /// Reused storage for walking chains of binary operators without recursion.
   private var spine: [ExprID] = []
-  /// What watches the run (`Interpreter+Debugging.swift`); set before it starts. Without
-  /// one, the run pays one test of a byte per node.
+  /// What watches the run (`Interpreter+Debugging.swift`), set before it starts; without
+  /// one, the run pays one test of a byte (`isObserved`) per node.
   public var debugObserver: (any DebugObserver)? {
-    didSet {
-      isObserved = debugObserver != nil
-      stepPoints = isObserved ? computeStepPoints() : []
-    }
+    didSet { (isObserved, stepPoints) = (debugObserver != nil, debugObserver != nil ? computeStepPoints() : []) }
   }
-  /// Whether `debugObserver` is set: a byte to test, cheaper than the reference.
   private var isObserved = false
   var stepPoints: [Bool] = []
   var debugFrames: [DebugFrameState] = []
+  /// The events besides steps the observer wants now.
+  public var reportedEvents: DebugEvents = [.calls, .returns]
 
   /// `globals`, when given, are cells the REPL's compiled code keeps (one per global of the
   /// program, holding values already): the interpreter reads and writes them but runs no

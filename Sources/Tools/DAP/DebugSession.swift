@@ -44,6 +44,8 @@ final class DebugSession: DebugObserver, @unchecked Sendable {
 
   // The program's thread's own state.
   private var table = BreakpointTable()
+  /// The lines of `table.byLine`, as flags by line: tested at every step.
+  private var lineHasBreakpoint: [Bool] = []
   private var seenGeneration = -1
   private var mode = Mode.run
   private var hits: [Int: Int] = [:]
@@ -85,6 +87,9 @@ final class DebugSession: DebugObserver, @unchecked Sendable {
     if current != seenGeneration {
       seenGeneration = current
       table = breakpoints.withLock { $0 }
+      lineHasBreakpoint = [Bool](repeating: false, count: (table.byLine.keys.max() ?? 0) + 1)
+      for line in table.byLine.keys { lineHasBreakpoint[line] = true }
+      chooseEvents(of: interpreter)
     }
     switch event {
     case .step:
@@ -120,7 +125,11 @@ final class DebugSession: DebugObserver, @unchecked Sendable {
       started = true
       if stopsOnEntry { return try stop("entry", in: interpreter) }
     }
-    if pauseRequested.exchange(false, ordering: .relaxed) { return try stop("pause", in: interpreter) }
+    // A load first: an exchange at every step would cost a locked instruction.
+    if pauseRequested.load(ordering: .relaxed) {
+      pauseRequested.store(false, ordering: .relaxed)
+      return try stop("pause", in: interpreter)
+    }
     if let target = stopInCaller, interpreter.debugDepth <= target { return try stop("step", in: interpreter) }
     switch mode {
     case .run: break
@@ -129,7 +138,8 @@ final class DebugSession: DebugObserver, @unchecked Sendable {
     case .stepOut(let depth) where interpreter.debugDepth < depth: return try stop("step", in: interpreter)
     case .next, .stepOut: break
     }
-    guard !table.byLine.isEmpty, let breakpoint = table.byLine[Int(lineOfNode[Int(node.index)])] else { return }
+    let line = Int(lineOfNode[Int(node.index)])
+    guard line < lineHasBreakpoint.count, lineHasBreakpoint[line], let breakpoint = table.byLine[line] else { return }
     try consider(breakpoint, reason: "breakpoint", in: interpreter)
   }
 
@@ -172,7 +182,17 @@ final class DebugSession: DebugObserver, @unchecked Sendable {
     resumed.wait()
     mode = resumeMode
     stopInCaller = nil
+    chooseEvents(of: interpreter)
     if terminateRequested.load(ordering: .relaxed) { throw .interrupted }
+  }
+
+  /// Asks for calls only while there are function breakpoints, and for returns only while
+  /// stepping: running to a line breakpoint then costs one call of `reached` a step.
+  private func chooseEvents(of interpreter: Interpreter) {
+    var events: DebugEvents = []
+    if !table.byFunction.isEmpty { events.insert(.calls) }
+    if case .run = mode {} else { events.insert(.returns) }
+    interpreter.reportedEvents = events
   }
 
   func faulted(_ error: InterpreterError, in interpreter: Interpreter) {
