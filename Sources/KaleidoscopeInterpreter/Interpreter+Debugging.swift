@@ -153,6 +153,26 @@ extension Interpreter {
     program.file.location(of: tree.start(of: node))
   }
 
+  /// Where the source of `node` and everything under it starts and ends (the end just past
+  /// its last token), for a stepper to highlight.
+  public func extent(of node: ExprID) -> (start: SourceLocation, end: SourceLocation) {
+    var range = tree.range(of: node)
+    var work = [SyntaxNode(.expr(node))]
+    while let next = work.popLast() {
+      if case .expr(let id) = next.reference {
+        range = range.union(tree.range(of: id))
+        range.start = min(range.start, tree.start(of: id))
+      }
+      work += tree.children(of: next)
+    }
+    return (program.file.location(of: range.start), program.file.location(of: range.end))
+  }
+
+  /// The name of the function a frame runs, or nil for top-level code.
+  public func functionName(of frame: DebugFrame) -> String? {
+    program.bodies[frame.body].function.map { program.functions[$0].spelling }
+  }
+
   /// The frame's locals in order (parameters first), with their values.
   public func locals(of frame: DebugFrame) -> [(name: String, value: DebugValue)] {
     program.bodies[frame.body].locals.enumerated().map { slot, local in

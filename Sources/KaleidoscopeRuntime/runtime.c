@@ -43,8 +43,14 @@ static uint64_t ks_first_output;
 
 uint64_t ks_first_output_time(void) { return ks_first_output; }
 
+/* How many bytes the program has written to standard output, buffered or not. */
+static uint64_t ks_output_total;
+
+uint64_t ks_output_count(void) { return ks_output_total; }
+
 static void ks_put(const char *data, size_t length) {
   if (length == 0) return;
+  ks_output_total += length;
   if (!ks_first_output) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);

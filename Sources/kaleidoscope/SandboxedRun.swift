@@ -44,6 +44,10 @@ struct SandboxOptions: ParsableArguments {
   @Flag(name: .customLong("sandbox-probe"), help: .hidden)
   var probe = false
 
+  /// Record a trace of at most this many steps (the playground's stepper).
+  @Option(name: .customLong("sandbox-trace"), help: .hidden)
+  var traceSteps: Int?
+
   var limits: Sandbox.Limits {
     var limits = Sandbox.Limits()
     limits.cpuSeconds = cpuSeconds
@@ -111,12 +115,17 @@ enum SandboxedRun {
     if tier == .interp {
       let program = try reporter.program(of: Pipeline.check(file, mode: .sandboxed))
       enter(cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, reserved: Interpreter.stackSize)
+      let recorder = sandbox.traceSteps.map { TraceRecorder(maxSteps: $0) }
+      var failed = false
       do {
-        try Pipeline.interpret(program, options: options)
+        try Pipeline.interpret(program, options: options, observer: recorder)
       } catch {
-        Terminal.writeError("\(error)\n")
-        Kaleidoscope.exit(withError: ExitCode.failure)
+        failed = !(error == .interrupted && recorder?.truncated == true)
+        // A failed extern has reported itself (`RuntimeHost.protectsCalls`).
+        if failed && error != .reported { Terminal.writeError("\(error)\n") }
       }
+      if let recorder { Terminal.writeError(Sandbox.traceMarker + String(decoding: recorder.finished, as: UTF8.self) + "\n") }
+      if failed { Kaleidoscope.exit(withError: ExitCode.failure) }
     } else {
       let loaded = try reporter.product(
         of: reportingBackEndErrors { try Pipeline.load(file, mode: .sandboxed, options: options) })

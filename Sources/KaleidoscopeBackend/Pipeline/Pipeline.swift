@@ -164,12 +164,17 @@ public enum Pipeline {
   /// Runs a checked program with the reference interpreter, printing through the runtime the
   /// compiled engines use, so that every engine's output is byte for byte the same.
   /// The process is expected to end after the run: the program's global arrays are left to
-  /// its exit, as compiled code leaves them.
-  public static func interpret(_ program: CheckedProgram, options: CompileOptions) throws(InterpreterError) {
+  /// its exit, as compiled code leaves them. An observer (a trace) may watch the run; it
+  /// then hears of the end even when an extern fails (`RuntimeHost.protectsCalls`).
+  public static func interpret(
+    _ program: CheckedProgram, options: CompileOptions, observer: (any DebugObserver)? = nil
+  ) throws(InterpreterError) {
     ks_runtime_init()
     let interpreter = Interpreter(
-      program: program, host: RuntimeHost(), forSemantics: options.forSemantics, printValues: options.printValues)
+      program: program, host: RuntimeHost(protectsCalls: observer != nil), forSemantics: options.forSemantics,
+      printValues: options.printValues)
     interpreter.leavesArraysToProcessExit = true
+    interpreter.debugObserver = observer
     defer { ks_flush() }
     try interpreter.run()
   }

@@ -34,6 +34,9 @@ void ks_print_value(double x);
 int ks_format_value(double x, char *buffer, size_t size);
 /* Writes all buffered output. */
 void ks_flush(void);
+/* How many bytes the program has written to standard output so far (a trace's steps say
+ * how much of the output came before them). */
+uint64_t ks_output_count(void);
 
 /* When the program first wrote to standard output (CLOCK_MONOTONIC, nanoseconds), or 0. */
 uint64_t ks_first_output_time(void);

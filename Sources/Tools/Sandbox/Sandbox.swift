@@ -57,6 +57,9 @@ public enum Sandbox {
     public var memoryBytes = 256 << 20
     /// Of standard output and of standard error, each.
     public var outputBytes = 64 << 10
+    /// Of standard error alone, when it carries more than messages (a trace); nil:
+    /// `outputBytes`.
+    public var errorBytes: Int?
 
     public init() {}
   }
@@ -89,6 +92,9 @@ public enum Sandbox {
     public var drawsGraph = false
     /// Diagnostics as JSON lines (`DiagnosticJSON`) instead of clang's text.
     public var jsonDiagnostics = false
+    /// Run in the interpreter and record at most this many steps (`POST /api/trace`): the
+    /// trace is the last line of standard error, after `traceMarker`.
+    public var traceSteps: Int?
 
     public init(source: [UInt8], name: String) {
       self.source = source
@@ -116,6 +122,8 @@ public enum Sandbox {
   public static let viewCommand = "sandboxed-view"
   /// The hidden subcommand whose process draws a graph with Graphviz, limited.
   public static let drawCommand = "limited-draw"
+  /// What starts the line of standard error that carries a trace.
+  public static let traceMarker = "\u{1}trace "
 
   /// The command line of the sandboxed side.
   static func arguments(for request: Request, limits: Limits) -> [String] {
@@ -130,6 +138,7 @@ public enum Sandbox {
     } else {
       arguments += ["run", childOption, "--tier", request.tier.rawValue, "--for-semantics", request.forSemantics.rawValue]
       arguments += (request.quiet ? ["-q"] : []) + (request.probe ? ["--sandbox-probe"] : [])
+      arguments += request.traceSteps.map { ["--sandbox-trace", "\($0)"] } ?? []
     }
     arguments += [
       "--sandbox-cpu", "\(limits.cpuSeconds)", "--sandbox-memory", "\(limits.memoryBytes)",
@@ -165,7 +174,7 @@ public enum Sandbox {
     let exit = ExitWatcher(pid)
     let readers = DispatchGroup()
     let stdout = CappedReader(output.read, limit: limits.outputBytes) { kill(pid, SIGKILL) }
-    let stderr = CappedReader(errors.read, limit: limits.outputBytes) { kill(pid, SIGKILL) }
+    let stderr = CappedReader(errors.read, limit: limits.errorBytes ?? limits.outputBytes) { kill(pid, SIGKILL) }
     stdout.start(in: readers)
     stderr.start(in: readers)
     Thread.start {
@@ -308,6 +317,7 @@ extension Sandbox.Request {
       "name=\(name)", "tier=\(tier.rawValue)", "O=\(optimization)", "for=\(forSemantics.rawValue)", "quiet=\(quiet)",
       "probe=\(probe)", "view=\(view?.rawValue ?? "-")", "target=\(target ?? "-")", "diff=\(diffFromUnoptimized)",
       "function=\(function ?? "-")", "asm=\(graphsMachineCode)", "json=\(jsonDiagnostics)", "draw=\(drawsGraph)",
+      "trace=\(traceSteps.map(String.init) ?? "-")",
     ]
     // Lengths first, so that no two requests give the same bytes.
     return Array((options.joined(separator: "\n") + "\nsource=\(source.count)\n").utf8) + source

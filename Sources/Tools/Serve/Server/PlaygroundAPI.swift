@@ -64,6 +64,9 @@ struct PlaygroundAPI: Sendable {
     router.post("/api/view") { request, context in
       try await limited(request, context) { (body: ViewRequest) in try await view(body) }
     }
+    router.post("/api/trace") { request, context in
+      try await limited(request, context) { (body: TraceRequest) in try await trace(body) }
+    }
     router.post("/api/share") { request, context in
       try await limited(request, context, sandboxed: false) { (body: ShareRequest) in
         guard let id = await fromStore({ try await store.save(body.source) }) else { return storeUnavailable }

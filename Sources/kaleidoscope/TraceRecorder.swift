@@ -1,0 +1,112 @@
+import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
+import KaleidoscopeRuntime
+
+/// Records a run step by step for the playground's stepper (SPEC §8, `POST /api/trace`):
+/// at every step, call and return, where the run is, every frame with its locals, the
+/// globals, and how much output came before. The run ends after `maxSteps`, or when the
+/// trace reaches `byteLimit`; either way the trace says it was truncated.
+///
+/// The trace is written as JSON directly: 20,000 steps with their frames must encode in
+/// milliseconds, which a general encoder does not manage. Numbers are the language's own
+/// format; NaN and the infinities, which JSON lacks, are the strings "nan", "inf", "-inf".
+final class TraceRecorder: DebugObserver {
+  let maxSteps: Int
+  let byteLimit: Int
+  /// Arrays show at most this many elements in a step.
+  static let elementLimit = 1000
+  private(set) var steps = 0
+  private(set) var truncated = false
+  /// `{"steps":[…` so far.
+  private(set) var json: [UInt8] = Array(#"{"steps":["#.utf8)
+  private var extents: [Int32: (start: SourceLocation, end: SourceLocation)] = [:]
+
+  init(maxSteps: Int, byteLimit: Int = 4 << 20) {
+    self.maxSteps = maxSteps
+    self.byteLimit = byteLimit
+  }
+
+  func reached(_ event: DebugEvent, at node: ExprID, in interpreter: Interpreter) throws(InterpreterError) {
+    guard steps < maxSteps, json.count < byteLimit else {
+      truncated = true
+      throw .interrupted
+    }
+    record(event, at: node, in: interpreter)
+  }
+
+  /// A runtime error ends the trace at its last step; the error itself is on standard error.
+  func faulted(_ error: InterpreterError, in interpreter: Interpreter) {}
+
+  /// The whole trace: `{"steps":[…],"truncated":…}`.
+  var finished: [UInt8] {
+    json + Array(#"],"truncated":\#(truncated)}"#.utf8)
+  }
+
+  private func record(_ event: DebugEvent, at node: ExprID, in interpreter: Interpreter) {
+    let extent = extents[node.index] ?? interpreter.extent(of: node)
+    extents[node.index] = extent
+    if steps > 0 { json.append(UInt8(ascii: ",")) }
+    steps += 1
+    let name =
+      switch event {
+      case .step: "step"
+      case .call: "call"
+      case .return: "return"
+      }
+    append(
+      #"{"line":\#(extent.start.line),"column":\#(extent.start.column),"endLine":\#(extent.end.line),"#
+        + #""endColumn":\#(extent.end.column),"event":"\#(name)","frames":["#)
+    for (index, frame) in interpreter.debugStack.enumerated() {
+      if index > 0 { json.append(UInt8(ascii: ",")) }
+      append(#"{"function":"#)
+      appendString(interpreter.functionName(of: frame) ?? frame.name)
+      append(#","line":\#(interpreter.location(of: frame.node).line),"locals":"#)
+      appendValues(interpreter.locals(of: frame), of: interpreter)
+      json.append(UInt8(ascii: "}"))
+    }
+    append(#"],"globals":"#)
+    appendValues(interpreter.globalValues, of: interpreter)
+    append(#","stdoutLength":\#(ks_output_count())}"#)
+  }
+
+  private func appendValues(_ values: [(name: String, value: DebugValue)], of interpreter: Interpreter) {
+    json.append(UInt8(ascii: "{"))
+    // A shadowed name shows its innermost variable, the one the code sees.
+    var seen = Set<String>()
+    var first = true
+    for (name, value) in values.reversed() where seen.insert(name).inserted {
+      if !first { json.append(UInt8(ascii: ",")) }
+      first = false
+      appendString(name)
+      json.append(UInt8(ascii: ":"))
+      switch value {
+      case .number(let number): appendNumber(number)
+      case .array(let array):
+        json.append(UInt8(ascii: "["))
+        for (position, element) in interpreter.elements(of: array, start: 0, count: Self.elementLimit).enumerated() {
+          if position > 0 { json.append(UInt8(ascii: ",")) }
+          appendNumber(element)
+        }
+        json.append(UInt8(ascii: "]"))
+      }
+    }
+    json.append(UInt8(ascii: "}"))
+  }
+
+  private func appendNumber(_ value: Double) {
+    var buffer = [CChar](repeating: 0, count: 40)
+    let length = Int(ks_format_value(value, &buffer, buffer.count))
+    if !value.isFinite { json.append(UInt8(ascii: "\"")) }
+    json += buffer[..<length].map { UInt8(bitPattern: $0) }
+    if !value.isFinite { json.append(UInt8(ascii: "\"")) }
+  }
+
+  /// Names are the language's identifiers (letters, digits, `_`), which need no escaping.
+  private func appendString(_ text: String) {
+    json.append(UInt8(ascii: "\""))
+    json += text.utf8
+    json.append(UInt8(ascii: "\""))
+  }
+
+  private func append(_ text: String) { json += text.utf8 }
+}
