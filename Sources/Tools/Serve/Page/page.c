@@ -24,6 +24,9 @@ static const unsigned char explain_js[] = {
 static const unsigned char links_js[] = {
 #embed "assets/links.js"
 };
+static const unsigned char step_js[] = {
+#embed "assets/step.js"
+};
 static const unsigned char explanations_json[] = {
 #embed "assets/explanations.json"
 };
@@ -41,6 +44,7 @@ static const ks_page_asset assets[] = {
   KS_ASSET("tree.js", "text/javascript; charset=utf-8", tree_js),
   KS_ASSET("explain.js", "text/javascript; charset=utf-8", explain_js),
   KS_ASSET("links.js", "text/javascript; charset=utf-8", links_js),
+  KS_ASSET("step.js", "text/javascript; charset=utf-8", step_js),
   KS_ASSET("explanations.json", "application/json; charset=utf-8", explanations_json),
   KS_ASSET("favicon.svg", "image/svg+xml", favicon_svg),
 };

@@ -113,6 +113,7 @@
           filters: { directives: !$("asm-directives").checked, labels: !$("asm-labels").checked, comments: !$("asm-comments").checked }
         };
       case "passes": return { source: source, view: "passes", opt: Number($("passes-opt").value) };
+      case "step": return { source: source, stdin: $("stdin").value };
       case "cfg":
         var code = $("cfg-code").value, request = { source: source, view: "cfg", opt: Number($("cfg-opt").value) };
         if (code !== "ir") { request.asm = true; request.target = code; }
@@ -128,7 +129,7 @@
     var key = JSON.stringify(request);
     if (views[tab] && views[tab].key === key) return;
     var ticket = latest[tab] = (latest[tab] || 0) + 1;
-    post("/api/view", request).then(function (answer) {
+    post(tab === "step" ? "/api/trace" : "/api/view", request).then(function (answer) {
       if (latest[tab] !== ticket) return;  // answered after a newer request: stale
       views[tab] = { key: key, answer: answer };
       show(tab, answer, request.diff);
@@ -138,7 +139,7 @@
   function show(tab, answer, isDiff) {
     var text = answer.text || "";
     if (!text && answer.diagnostics.length) text = "(the program has errors; see the editor)";
-    if (answer.truncated) status("This view was too long: it shows its beginning only.");
+    if (answer.truncated && tab !== "step") status("This view was too long: it shows its beginning only.");
     if (tab === "tokens") showTokens($("tokens"), text);
     if (tab === "tree") {
       if (answer.text) window.drawSyntaxTree($("tree"), answer.text); else $("tree").textContent = text;
@@ -147,6 +148,7 @@
     if (tab === "asm") showListing($("asm"), text, answer.lines, $("asm-target").value);
     if (tab === "passes") window.showPasses(answer);
     if (tab === "cfg") window.showGraph(answer);
+    if (tab === "step") window.showTrace(answer);
     window.SourceLinks.register($("pane-" + tab));
   }
 
@@ -192,10 +194,13 @@
   }
 
   window.SourceLinks.attach(editor);
+  // What the Step pane needs of the editor.
+  window.playground = { editor: editor, position: position };
 
   // Tabs, usable with the arrow keys as the WAI-ARIA pattern describes.
   var tabs = Array.prototype.slice.call(document.querySelectorAll("[role=tab]"));
   function selectTab(name) {
+    if (name !== "step") window.clearStepMark();
     activeTab = name;
     tabs.forEach(function (tab) {
       var selected = tab.id === "tab-" + name;
@@ -215,6 +220,7 @@
       selectTab(next.id.slice(4));
     });
   });
+  $("stdin").addEventListener("change", function () { if (activeTab === "step") refresh("step"); });
   ["ir-opt", "ir-diff", "asm-target", "asm-opt", "asm-directives", "asm-labels", "asm-comments", "passes-opt", "cfg-code", "cfg-opt", "cfg-function"].forEach(function (id) {
     $(id).addEventListener("change", function () { refresh(activeTab); });
   });
