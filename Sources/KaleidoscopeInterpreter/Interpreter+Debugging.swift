@@ -168,6 +168,16 @@ extension Interpreter {
     return (program.file.location(of: range.start), program.file.location(of: range.end))
   }
 
+  /// The text of source line `line` (1-based), without its line break.
+  public func sourceLine(_ line: Int) -> String {
+    String(decoding: program.file.lineText(line), as: UTF8.self)
+  }
+
+  /// How many of a frame's locals are its parameters (they come first).
+  public func parameterCount(of frame: DebugFrame) -> Int {
+    program.bodies[frame.body].locals.prefix { $0.kind == .parameter }.count
+  }
+
   /// The name of the function a frame runs, or nil for top-level code.
   public func functionName(of frame: DebugFrame) -> String? {
     program.bodies[frame.body].function.map { program.functions[$0].spelling }

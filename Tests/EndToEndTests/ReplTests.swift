@@ -43,6 +43,25 @@ struct ReplTests {
     }
   }
 
+  /// `:step` walks an expression into the session's functions, showing each frame and the
+  /// line with a caret; Enter steps, `c` runs to the end, `q` stops.
+  @Test func stepWalksAnExpressionThroughTheFunctions() throws {
+    let output = try session(
+      "def fact(n) if n < 2 then 1 else n * fact(n - 1)\nvar g = 5\n:step fact(2) + g\n\n\n\nc\n"
+        + ":step fact(3)\n\nq\n:step nope(1)\n1 + 1\n")
+    let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.first == "top level, line 2")
+    #expect(lines.contains("  2 | fact(2) + g"))
+    #expect(lines.contains("step> → fact(n = 2)"))
+    #expect(lines.contains("fact, line 1: n = 1"))
+    #expect(lines.contains("  1 | def fact(n) if n < 2 then 1 else n * fact(n - 1)"))
+    #expect(lines.contains("                  ^"))
+    #expect(lines.contains("step> 7"))
+    #expect(lines.contains("step> (stopped)"))
+    #expect(lines.suffix(2) == ["2", ""])
+    #expect(output.stderr.contains("error: unknown function 'nope'"))
+  }
+
   @Test func defineAndCall() throws {
     let output = try session("def sq(x) x * x\nsq(12)\n")
     #expect(output.stdout == "144\n")

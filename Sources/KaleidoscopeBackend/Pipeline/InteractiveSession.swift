@@ -35,15 +35,15 @@ public final class InteractiveSession {
   private let jit: JIT
   private let context = Context()
   /// What earlier inputs declared.
-  private var declarations = Declarations()
+  var declarations = Declarations()
   /// Which names have a slot defined in the JIT.
   private var slots: Set<String> = []
   private var definitionCount = 0
   /// The interpreter tier and background compiles; nil when every input is compiled first
   /// (`tiered: false`, or debug info, which pins machine code for the debugger).
-  private let tiers: InteractiveTiers?
+  let tiers: InteractiveTiers?
   /// Each global defined in the JIT, by spelling, and its cell there.
-  private var globalCells: [String: UnsafeMutableRawPointer] = [:]
+  var globalCells: [String: UnsafeMutableRawPointer] = [:]
   /// Whether expressions start in the interpreter (`init(tiered:)`).
   public var isTiered: Bool { tiers != nil }
   /// How many of the session's top-level expressions ran in the interpreter.

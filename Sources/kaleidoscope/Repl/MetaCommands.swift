@@ -25,6 +25,7 @@ struct MetaCommands {
     :cfg NAME          NAME's control-flow graph, drawn as SVG in a file whose path is printed
     :ast EXPR          the syntax tree of EXPR, drawn
     :tokens EXPR       the tokens of EXPR
+    :step EXPR         run EXPR a step at a time (Enter: next step, c: continue, q: stop)
     :time on|off       print how long each input takes to compile and run
     :load FILE         evaluate a file, as if typed
     :reset             forget every definition
@@ -33,8 +34,8 @@ struct MetaCommands {
     """
 
   static let names = [
-    ":help", ":quit", ":defs", ":type", ":info", ":ir", ":asm", ":passes", ":cfg", ":ast", ":tokens", ":time", ":load", ":reset",
-    ":opt",
+    ":help", ":quit", ":defs", ":type", ":info", ":ir", ":asm", ":passes", ":cfg", ":ast", ":tokens", ":step", ":time", ":load",
+    ":reset", ":opt",
   ]
 
   /// The session every input goes to; `:reset` replaces it.
@@ -62,6 +63,7 @@ struct MetaCommands {
     case ":time":
       guard argument == "on" || argument == "off" else { return usage("usage: :time on|off") }
       timing = argument == "on"
+    case ":step": try step(argument)
     case ":load": try load(argument)
     case ":reset":
       let (optimization, options, tiered) = (session.optimization, session.options, session.isTiered)
@@ -156,6 +158,20 @@ struct MetaCommands {
       Subprocess.currentExecutable, "passes-of-ir", "-O\(session.optimization.rawValue)", "--function", source.symbol, path,
     ]
     _ = try reportingBackEndErrors { try Subprocess.runShowingOutput(arguments) }
+  }
+
+  /// Runs `expression` in the interpreter a step at a time, on the terminal.
+  private func step(_ expression: String) throws {
+    guard !expression.isEmpty else { return Terminal.writeError("error: usage: :step EXPR\n") }
+    let stepper = TerminalStepper { readLine(strippingNewline: true) }
+    switch try session.step(through: expression, observer: stepper) {
+    case .failed(let diagnostics):
+      _ = reporter.report(diagnostics, summary: false)
+    case .ran(let error?) where !(error == .interrupted && stepper.stoppedByUser):
+      if error != .reported { Terminal.writeError("\(error)\n") }
+    case .ran:
+      if stepper.stoppedByUser { Terminal.writeOut("(stopped)\n") }
+    }
   }
 
   /// Draws `name`'s control-flow graph into a new SVG file and prints its path.
