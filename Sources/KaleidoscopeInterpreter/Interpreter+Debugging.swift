@@ -12,6 +12,20 @@ public protocol DebugObserver: AnyObject {
   func faulted(_ error: InterpreterError, in interpreter: Interpreter)
 }
 
+/// Whether an observer watches, as a type: the evaluator is generic over it, so that it is
+/// compiled twice, and the run without an observer (`Unobserved`) tests nothing at each node.
+protocol ObservationMode {
+  static var isObserved: Bool { get }
+}
+
+enum Unobserved: ObservationMode {
+  static var isObserved: Bool { false }
+}
+
+enum Observed: ObservationMode {
+  static var isObserved: Bool { true }
+}
+
 /// Why the interpreter calls its observer.
 public enum DebugEvent: Sendable {
   case step

@@ -92,7 +92,7 @@ public final class Interpreter {
   /// (`HostLibrary.reportsAtCallSite`), by `FunctionID.index`.
   private let reportsAtCallSite: [Bool]
   /// "FILE:LINE:COL" of each such call made so far, by call node, for the runtime.
-  private var callSites: [ExprID: UnsafeMutablePointer<CChar>] = [:]
+  var callSites: [ExprID: UnsafeMutablePointer<CChar>] = [:]
   /// The arguments of a call into machine code, as its cells.
   var nativeArguments: [Double] = []
   /// The live arrays: the empty array, then the globals' and, above them, a stack of those
@@ -105,7 +105,7 @@ public final class Interpreter {
   /// Reused storage for walking chains of binary operators without recursion.
   private var spine: [ExprID] = []
   /// What watches the run (`Interpreter+Debugging.swift`), set before it starts; without
-  /// one, the run pays one test of a byte (`isObserved`) per node.
+  /// one, the run takes the evaluator specialised for no observer, which tests nothing.
   public var debugObserver: (any DebugObserver)? {
     didSet { (isObserved, stepPoints) = (debugObserver != nil, debugObserver != nil ? computeStepPoints() : []) }
   }
@@ -172,7 +172,7 @@ public final class Interpreter {
       ks_runtime_init()
       stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
       for (index, body) in program.bodies.enumerated() where body.function == nil {
-        let value = try evaluate(Frame(body, index: index), argumentBase: slots.count)
+        let value = try evaluateBody(Frame(body, index: index))
         if printValues, case .topLevel = body.kind { host.printValue(value) }
       }
     }
@@ -184,7 +184,7 @@ public final class Interpreter {
   public func evaluateTopLevel(_ index: Int, stackSize: Int) throws(InterpreterError) {
     precondition(stackSize > Self.stackReserve, "the interpreter needs more stack than its reserve")
     stackLimit = Self.stackPointer() - UInt(stackSize - Self.stackReserve)
-    let value = try evaluate(Frame(program.bodies[index], index: index), argumentBase: slots.count)
+    let value = try evaluateBody(Frame(program.bodies[index], index: index))
     if printValues { host.printValue(value) }
   }
 
@@ -212,8 +212,17 @@ public final class Interpreter {
     }
   }
 
+  /// Runs a top-level body in the evaluator made for whether an observer watches
+  /// (`ObservationMode`).
+  private func evaluateBody(_ frame: Frame) throws(InterpreterError) -> Double {
+    isObserved
+      ? try evaluate(frame, argumentBase: slots.count, Observed.self)
+      : try evaluate(frame, argumentBase: slots.count, Unobserved.self)
+  }
+
   /// Runs a body whose arguments were pushed on `slots` from `argumentBase`; pops them.
-  private func evaluate(_ frame: Frame, argumentBase: Int) throws(InterpreterError) -> Double {
+  private func evaluate<M: ObservationMode>(_ frame: Frame, argumentBase: Int, _ mode: M.Type) throws(InterpreterError) -> Double
+  {
     let (callerBase, callerBody) = (base, currentBody)
     base = argumentBase
     currentBody = frame.index
@@ -223,16 +232,18 @@ public final class Interpreter {
       base = callerBase
       currentBody = callerBody
     }
-    guard _slowPath(isObserved) else { return try evaluate(frame.root) }
+    guard M.isObserved else { return try evaluate(frame.root, mode) }
     try enterDebugFrame(frame)
     defer { leaveDebugFrame() }
-    return try evaluate(frame.root)
+    return try evaluate(frame.root, mode)
   }
 
   /// Calls `function`, at `site`, with the arguments pushed on `slots` from `argumentBase`
   /// (arguments go straight into the callee's frame: a call allocates nothing but the arrays
   /// of literal arguments).
-  private func call(_ function: FunctionID, argumentBase: Int, site: ExprID) throws(InterpreterError) -> Double {
+  private func call<M: ObservationMode>(
+    _ function: FunctionID, argumentBase: Int, site: ExprID, _ mode: M.Type
+  ) throws(InterpreterError) -> Double {
     guard Self.stackPointer() > stackLimit else { throw fault(InterpreterError.stackOverflow) }
     if let definition = definitions[Int(function.index)] {
       try enterCall(at: site)
@@ -240,7 +251,7 @@ public final class Interpreter {
       if let compiledCode, let entry = try machineCode(for: function, in: compiledCode) {
         return try callMachineCode(entry, function, argumentBase: argumentBase, in: compiledCode)
       }
-      return try evaluate(definition, argumentBase: argumentBase)
+      return try evaluate(definition, argumentBase: argumentBase, mode)
     }
     // A function an earlier REPL input defined has only its machine code.
     if let compiledCode, let entry = ks_tier_load_entry(compiledCode.entries + Int(function.index)) {
@@ -260,37 +271,41 @@ public final class Interpreter {
   }
 
   /// Calls a user-defined unary operator.
-  private func call(_ function: FunctionID, _ operand: Double, site: ExprID) throws(InterpreterError) -> Double {
+  private func call<M: ObservationMode>(
+    _ function: FunctionID, _ operand: Double, site: ExprID, _ mode: M.Type
+  ) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
     slots.append(operand)
-    return try call(function, argumentBase: argumentBase, site: site)
+    return try call(function, argumentBase: argumentBase, site: site, mode)
   }
 
   /// Calls a user-defined binary operator.
-  private func call(_ function: FunctionID, _ lhs: Double, _ rhs: Double, site: ExprID) throws(InterpreterError) -> Double {
+  private func call<M: ObservationMode>(
+    _ function: FunctionID, _ lhs: Double, _ rhs: Double, site: ExprID, _ mode: M.Type
+  ) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
     slots.append(lhs)
     slots.append(rhs)
-    return try call(function, argumentBase: argumentBase, site: site)
+    return try call(function, argumentBase: argumentBase, site: site, mode)
   }
 
   // MARK: - Expressions
 
-  func evaluate(_ id: ExprID) throws(InterpreterError) -> Double {
-    if _slowPath(isObserved) { try debugStep(id) }
+  func evaluate<M: ObservationMode>(_ id: ExprID, _ mode: M.Type) throws(InterpreterError) -> Double {
+    if M.isObserved { try debugStep(id) }
     switch tree[id] {
     case .number(let value):
       return value
     case .variable:
       return read(program.variable(of: id))
     case .unary(_, let operand):
-      let value = try evaluate(operand)
-      if let callee = program.callee(of: id) { return try call(callee, value, site: id) }
+      let value = try evaluate(operand, mode)
+      if let callee = program.callee(of: id) { return try call(callee, value, site: id, mode) }
       return -value
     case .binary:
-      return try evaluateChain(id)
+      return try evaluateChain(id, mode)
     case .assign(let target, let valueExpr):
-      let value = try evaluate(valueExpr)
+      let value = try evaluate(valueExpr, mode)
       write(value, to: program.variable(of: target))
       return value
     case .call(_, let list):
@@ -301,44 +316,44 @@ public final class Interpreter {
       let arrayMark = arrays.count
       defer { popArrays(to: arrayMark) }
       for argument in tree.arguments(list) {
-        let value = try evaluate(argument)
+        let value = try evaluate(argument, mode)
         slots.append(value)
       }
       let callee = program.callee(of: id)!
       if reportsAtCallSite[Int(callee.index)] { ks_set_call_site(callSite(of: id)) }
-      return try call(callee, argumentBase: argumentBase, site: id)
+      return try call(callee, argumentBase: argumentBase, site: id, mode)
     case .ifElse(let condition, let then, let otherwise):
-      return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
+      return try Self.isTrue(try evaluate(condition, mode)) ? evaluate(then, mode) : evaluate(otherwise, mode)
     case .loop(let index):
-      try evaluateLoop(tree.loop(index), node: id)
+      try evaluateLoop(tree.loop(index), node: id, mode)
       return 0
     case .varIn(let index):
       let varIn = tree.varIn(index)
       let arrayMark = arrays.count
       defer { popArrays(to: arrayMark) }
       for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
-        slots[base + Int(local.index)] = try value(of: binding)
+        slots[base + Int(local.index)] = try value(of: binding, mode)
       }
-      return try evaluate(varIn.body)
+      return try evaluate(varIn.body, mode)
     case .element(let array, let index):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
-      let position = try checkedIndex(try evaluate(index), in: storage, of: array, at: id)
+      let position = try checkedIndex(try evaluate(index, mode), in: storage, of: array, at: id)
       return storage.elements[position]
     case .storeElement(let array, let index, let valueExpr):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
-      let indexValue = try evaluate(index)
-      let value = try evaluate(valueExpr)
+      let indexValue = try evaluate(index, mode)
+      let value = try evaluate(valueExpr, mode)
       storage.elements[try checkedIndex(indexValue, in: storage, of: array, at: id)] = value
       return value
     case .length:
       return Double(arrays[ArrayHandle(read(program.variable(of: id))).index].count)
     case .arrayLiteral, .string:
       // An argument for an array parameter: a fresh array, freed when the call returns.
-      return try makeArray(from: id).slotValue
+      return try makeArray(from: id, mode: mode).slotValue
     case .globalDeclaration(let index):
       precondition(!globals.isBorrowed, "the REPL runs declarations in compiled code")
       for binding in tree.bindings(tree.globalDeclaration(index)) {
-        let value = try value(of: binding)
+        let value = try value(of: binding, mode)
         guard let global = program.globals.lookup(binding.name) else { continue }
         declare(global, value: value)
       }
@@ -348,55 +363,18 @@ public final class Interpreter {
     }
   }
 
-  /// "FILE:LINE:COL" of the call at `id`, kept for the runtime as long as the interpreter.
-  private func callSite(of id: ExprID) -> UnsafeMutablePointer<CChar> {
-    if let site = callSites[id] { return site }
-    let site = strdup("\(program.file.name):\(program.file.location(of: tree.start(of: id)))")!
-    callSites[id] = site
-    return site
-  }
-
-  /// The value of a variable: a local of the current frame, or a global (an array's
-  /// handle for an array).
-  private func read(_ variable: VariableReference) -> Double {
-    switch variable {
-    case .local(let local): slots[base + Int(local.index)]
-    case .global(let global):
-      isArrayGlobal[Int(global.index)] ? globalArrays[Int(global.index)].slotValue : globals[number: global]
-    }
-  }
-
-  /// Assigns a number variable (an array is never assigned as a whole).
-  private func write(_ value: Double, to variable: VariableReference) {
-    switch variable {
-    case .local(let local): slots[base + Int(local.index)] = value
-    case .global(let global): globals[number: global] = value
-    }
-  }
-
-  /// Sets a global when its declaration runs: a number, or an array's handle.
-  private func declare(_ global: GlobalID, value: Double) {
-    if isArrayGlobal[Int(global.index)] {
-      let handle = ArrayHandle(value)
-      globalArrays[Int(global.index)] = handle
-      globals.setArray(global, to: arrays[handle.index])
-    } else {
-      globals[number: global] = value
-    }
-  }
-
   /// The value of an optional part (a loop's step, an initialiser), `absent` when missing.
-  func evaluate(_ id: ExprID?, or absent: Double) throws(InterpreterError) -> Double {
+  func evaluate<M: ObservationMode>(_ id: ExprID?, or absent: Double, _ mode: M.Type) throws(InterpreterError) -> Double {
     guard let id else { return absent }
-    return try evaluate(id)
+    return try evaluate(id, mode)
   }
 
   /// `a op b op c ...`, left to right, walking the left spine instead of recursing on it.
-  private func evaluateChain(_ id: ExprID) throws(InterpreterError) -> Double {
+  private func evaluateChain<M: ObservationMode>(_ id: ExprID, _ mode: M.Type) throws(InterpreterError) -> Double {
     // Most chains are one operation (`n < 3`, `x - 1`): no spine needed.
     if case .binary(let op, let lhs, let rhs) = tree[id], !isBinary(lhs) {
-      let left = try evaluate(lhs)
-      return try apply(op, left, try evaluate(rhs), at: id)
+      let left = try evaluate(lhs, mode)
+      return try apply(op, left, try evaluate(rhs, mode), at: id, mode)
     }
     let start = spine.count
     defer { spine.removeLast(spine.count - start) }
@@ -405,12 +383,12 @@ public final class Interpreter {
       spine.append(current)
       current = lhs
     }
-    var value = try evaluate(current)
+    var value = try evaluate(current, mode)
     while spine.count > start {
       let node = spine.removeLast()
       guard case .binary(let op, _, let rhs) = tree[node] else { continue }
-      let right = try evaluate(rhs)
-      value = try apply(op, value, right, at: node)
+      let right = try evaluate(rhs, mode)
+      value = try apply(op, value, right, at: node, mode)
     }
     return value
   }
@@ -420,8 +398,10 @@ public final class Interpreter {
     return false
   }
 
-  private func apply(_ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID) throws(InterpreterError) -> Double {
-    if let callee = program.callee(of: id) { return try call(callee, lhs, rhs, site: id) }
+  private func apply<M: ObservationMode>(
+    _ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID, _ mode: M.Type
+  ) throws(InterpreterError) -> Double {
+    if let callee = program.callee(of: id) { return try call(callee, lhs, rhs, site: id, mode) }
     switch op {
     case UInt8(ascii: "+"): return lhs + rhs
     case UInt8(ascii: "-"): return lhs - rhs
@@ -440,10 +420,10 @@ public final class Interpreter {
 
   /// A loop, with exactly the code generator's order of evaluation. At the top of an
   /// iteration, now and then, the loop may go on in machine code (tiers), whatever its kind.
-  private func evaluateLoop(_ loop: Loop, node: ExprID) throws(InterpreterError) {
+  private func evaluateLoop<M: ObservationMode>(_ loop: Loop, node: ExprID, _ mode: M.Type) throws(InterpreterError) {
     switch loop {
     case .forLoop(let parts):
-      slots[base + Int(program.loopVariable(of: node).index)] = try evaluate(parts.start)
+      slots[base + Int(program.loopVariable(of: node).index)] = try evaluate(parts.start, mode)
     case .whileLoop:
       break
     }
@@ -457,7 +437,7 @@ public final class Interpreter {
         if runInMachineCode(entry) { return }
         compiledCode.loopMissed(node, of: currentBody)
       }
-      guard try iterate(loop, node: node) else {
+      guard try iterate(loop, node: node, mode) else {
         compiledCode?.loopEnded(node, iterations: iterations)
         return
       }
@@ -467,7 +447,7 @@ public final class Interpreter {
 
   /// Runs one iteration of `loop`; false when the loop has ended instead.
   @inline(__always)
-  private func iterate(_ loop: Loop, node: ExprID) throws(InterpreterError) -> Bool {
+  private func iterate<M: ObservationMode>(_ loop: Loop, node: ExprID, _ mode: M.Type) throws(InterpreterError) -> Bool {
     switch loop {
     case .forLoop(let parts):
       // Both `for` loops of SPEC §3. The step is evaluated after the body and the variable
@@ -475,21 +455,21 @@ public final class Interpreter {
       let variable = base + Int(program.loopVariable(of: node).index)
       switch forSemantics {
       case .current:
-        guard Self.isTrue(try evaluate(parts.end)) else { return false }
-        _ = try evaluate(parts.body)
-        let step = try evaluate(parts.step, or: 1)
+        guard Self.isTrue(try evaluate(parts.end, mode)) else { return false }
+        _ = try evaluate(parts.body, mode)
+        let step = try evaluate(parts.step, or: 1, mode)
         slots[variable] = slots[variable] + step
         return true
       case .legacy:
-        _ = try evaluate(parts.body)
-        let step = try evaluate(parts.step, or: 1)
-        let end = try evaluate(parts.end)
+        _ = try evaluate(parts.body, mode)
+        let step = try evaluate(parts.step, or: 1, mode)
+        let end = try evaluate(parts.end, mode)
         slots[variable] = slots[variable] + step
         return Self.isTrue(end)
       }
     case .whileLoop(let parts):
-      guard Self.isTrue(try evaluate(parts.condition)) else { return false }
-      _ = try evaluate(parts.body)
+      guard Self.isTrue(try evaluate(parts.condition, mode)) else { return false }
+      _ = try evaluate(parts.body, mode)
       return true
     }
   }
