@@ -10,6 +10,14 @@ public protocol DebugObserver: AnyObject {
   /// The run is about to end with `error`, raised at the innermost frame's node; the frames
   /// are still there to be looked at.
   func faulted(_ error: InterpreterError, in interpreter: Interpreter)
+  /// The run read (or, with `isWrite`, wrote) element `index` of the array the variable
+  /// `array` names, as seen from the innermost frame.
+  func accessed(_ array: String, index: Int, isWrite: Bool)
+}
+
+extension DebugObserver {
+  /// Most observers do not follow element accesses.
+  public func accessed(_ array: String, index: Int, isWrite: Bool) {}
 }
 
 /// Whether an observer watches, as a type: the evaluator is generic over it, so that it is

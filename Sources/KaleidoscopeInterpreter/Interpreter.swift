@@ -338,12 +338,15 @@ public final class Interpreter {
     case .element(let array, let index):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
       let position = try checkedIndex(try evaluate(index, mode), in: storage, of: array, at: id)
+      if M.isObserved { debugObserver?.accessed(tree.text(array), index: position, isWrite: false) }
       return storage.elements[position]
     case .storeElement(let array, let index, let valueExpr):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
       let indexValue = try evaluate(index, mode)
       let value = try evaluate(valueExpr, mode)
-      storage.elements[try checkedIndex(indexValue, in: storage, of: array, at: id)] = value
+      let position = try checkedIndex(indexValue, in: storage, of: array, at: id)
+      storage.elements[position] = value
+      if M.isObserved { debugObserver?.accessed(tree.text(array), index: position, isWrite: true) }
       return value
     case .length:
       return Double(arrays[ArrayHandle(read(program.variable(of: id))).index].count)

@@ -4,7 +4,8 @@ import KaleidoscopeRuntime
 
 /// Records a run step by step for the playground's stepper (SPEC §8, `POST /api/trace`):
 /// at every step, call and return, where the run is, every frame with its locals, the
-/// globals, and how much output came before. The run ends after `maxSteps`, or when the
+/// globals, the array elements read and written since the step before, and how much output
+/// came before. The run ends after `maxSteps`, or when the
 /// trace reaches `byteLimit`; either way the trace says it was truncated.
 ///
 /// The trace is written as JSON directly: 20,000 steps with their frames must encode in
@@ -37,6 +38,15 @@ final class TraceRecorder: DebugObserver {
   /// A runtime error ends the trace at its last step; the error itself is on standard error.
   func faulted(_ error: InterpreterError, in interpreter: Interpreter) {}
 
+  /// The element accesses since the last step, which the next step carries.
+  private var accesses: [(array: String, index: Int, isWrite: Bool)] = []
+  /// At most this many accesses are kept between two steps (a loop on one line makes many).
+  static let accessLimit = 64
+
+  func accessed(_ array: String, index: Int, isWrite: Bool) {
+    if accesses.count < Self.accessLimit { accesses.append((array, index, isWrite)) }
+  }
+
   /// The whole trace: `{"steps":[…],"truncated":…}`.
   var finished: [UInt8] {
     json + Array(#"],"truncated":\#(truncated)}"#.utf8)
@@ -66,7 +76,15 @@ final class TraceRecorder: DebugObserver {
     }
     append(#"],"globals":"#)
     appendValues(interpreter.globalValues, of: interpreter)
-    append(#","stdoutLength":\#(ks_output_count())}"#)
+    append(#","accesses":["#)
+    for (position, access) in accesses.enumerated() {
+      if position > 0 { json.append(UInt8(ascii: ",")) }
+      append(#"{"array":"#)
+      appendString(access.array)
+      append(#","index":\#(access.index),"kind":"\#(access.isWrite ? "write" : "read")"}"#)
+    }
+    accesses.removeAll(keepingCapacity: true)
+    append(#"],"stdoutLength":\#(ks_output_count())}"#)
   }
 
   private func appendValues(_ values: [(name: String, value: DebugValue)], of interpreter: Interpreter) {

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from test_browser import set_program
 
 FACT = "extern printd(x)\ndef fact(n) if n < 2 then 1 else n * fact(n - 1)\nprintd(fact(3))"
-ARRAY = "var a[3]\ndef fill(i) if i < 3 then (a[i] = i * 10) + fill(i + 1) else 0\nfill(0)"
+ARRAY = "var a[3]\ndef fill(i) if i < 3 then (a[i] = i * 10) + fill(i + 1) else a[1]\nfill(0)"
 
 
 def test_stepping_forward_and_back_shows_the_stack_and_the_variables(page):
@@ -40,16 +40,18 @@ def test_stepping_forward_and_back_shows_the_stack_and_the_variables(page):
     expect(forward).to_be_disabled()
 
 
-def test_arrays_are_boxes_with_the_element_just_written_marked(page):
+def test_arrays_are_boxes_with_the_elements_just_read_and_written_marked(page):
     set_program(page, ARRAY)
     page.get_by_role("tab", name="Step").click()
     expect(page.locator("#step-position")).to_contain_text("Step 1 of ")
-    written = page.locator(".cell.written")
-    for _ in range(60):
-        if written.count():
-            break
-        page.get_by_role("button", name="Step forward").click()
-    expect(written).to_have_count(1)
+    forward = page.get_by_role("button", name="Step forward")
+    for kind in ("written", "read"):
+        marked = page.locator(".cell." + kind)
+        for _ in range(80):
+            if marked.count():
+                break
+            forward.click()
+        expect(marked).to_have_count(1)
     expect(page.get_by_role("list", name="Array a").get_by_role("listitem")).to_have_count(3)
 
 

@@ -39,6 +39,11 @@ struct TraceAPITests {
     let steps = try steps(json)
     let last = try #require(steps.last)
     #expect((last["globals"] as? [String: Any])?["a"] as? [Int] == [1, 9, 3])
+    // The step after a write carries it.
+    let accesses = steps.flatMap { $0["accesses"] as? [[String: Any]] ?? [] }
+    #expect(accesses.count == 1)
+    #expect(accesses.first?["array"] as? String == "a" && accesses.first?["index"] as? Int == 1)
+    #expect(accesses.first?["kind"] as? String == "write")
     #expect(json["exitCode"] as? Int == 1)
     #expect((json["stderr"] as? String)?.contains("main.ks:2:12: runtime error: index 7 is out of bounds") == true)
   }

@@ -61,19 +61,27 @@
     });
   }
 
-  // Each frame's locals, innermost first, then the globals; what changed since the step
-  // before is marked (for arrays, the elements written).
+  // Each frame's locals, innermost first, then the globals; numbers that changed since the
+  // step before are marked, and the array elements just read or written (`accesses`, named
+  // as the innermost frame sees them: its locals, else a global).
   function showFrames(step, previous) {
     var frames = step.frames.slice().reverse();
     var before = previous ? previous.frames.slice().reverse() : [];
+    var marks = { local: {}, global: {} };
+    (step.accesses || []).forEach(function (access) {
+      var scope = access.array in frames[0].locals ? marks.local : marks.global;
+      (scope[access.array] = scope[access.array] || {})[access.index] = access.kind;
+    });
     frames.forEach(function (frame, index) {
       var earlier = before[index] && before[index].function === frame.function ? before[index].locals : null;
-      showVariables(frame.function + " (line " + frame.line + ")", frame.locals, earlier);
+      showVariables(frame.function + " (line " + frame.line + ")", frame.locals, earlier, index === 0 ? marks.local : {});
     });
-    if (Object.keys(step.globals).length) showVariables("globals", step.globals, previous ? previous.globals : null);
+    if (Object.keys(step.globals).length) {
+      showVariables("globals", step.globals, previous ? previous.globals : null, marks.global);
+    }
   }
 
-  function showVariables(title, values, earlier) {
+  function showVariables(title, values, earlier, marked) {
     var box = document.createElement("div"), heading = document.createElement("h3");
     box.className = "frame";
     heading.textContent = title;
@@ -93,7 +101,7 @@
       label.textContent = name + " = ";
       row.appendChild(label);
       if (Array.isArray(value)) {
-        row.appendChild(cells(name, value, Array.isArray(old) ? old : null));
+        row.appendChild(cells(name, value, marked[name] || {}));
       } else {
         row.appendChild(document.createTextNode(String(value)));
         if (old !== undefined && old !== value) row.classList.add("changed");
@@ -103,9 +111,9 @@
     $("step-frames").appendChild(box);
   }
 
-  // An array as a row of boxes, each with its index; an element that changed is marked
-  // written.
-  function cells(name, elements, old) {
+  // An array as a row of boxes, each with its index; the elements just read or written
+  // are marked.
+  function cells(name, elements, marked) {
     var row = document.createElement("span");
     row.className = "cells";
     row.setAttribute("role", "list");
@@ -118,9 +126,9 @@
       label.textContent = String(index);
       cell.appendChild(label);
       cell.appendChild(document.createTextNode(String(element)));
-      if (old && index < old.length && old[index] !== element) {
-        cell.classList.add("written");
-        cell.title = name + "[" + index + "] was just written";
+      if (marked[index]) {
+        cell.classList.add(marked[index] === "write" ? "written" : "read");
+        cell.title = name + "[" + index + "] was just " + (marked[index] === "write" ? "written" : "read");
       }
       row.appendChild(cell);
     });
