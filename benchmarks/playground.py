@@ -5,7 +5,7 @@
   runs a second and the p50/p99 latency; the baseline, in the same run, is the same runs
   made one at a time with `kaleidoscope run --sandbox` (the sandbox's own cost);
 - the tokens, tree, IR, assembly, passes and cfg views of every example, answered one at a
-  time: median and worst per view.
+  time: median and worst per view; then each example's trace (the Step pane).
 
     benchmarks/playground.py [--runs N]     (N runs per client, default 60)
 """
@@ -122,6 +122,17 @@ def main():
                     times.append(sorted(samples)[2])
                 print(f"view {view:6}: median {statistics.median(times) * 1000:.1f} ms, "
                       f"worst example {max(times) * 1000:.1f} ms ({len(examples)} examples, median of 5 each)")
+            # The Step pane's trace of each example (POST /api/trace), uncached likewise.
+            times = []
+            for path in examples:
+                source = open(path).read()
+                samples = []
+                for _ in range(3):
+                    sample += 1
+                    samples.append(post(port, "/api/trace", {"source": source + f"# sample {sample}\n"})[1])
+                times.append(sorted(samples)[1])
+            print(f"trace       : median {statistics.median(times) * 1000:.1f} ms, "
+                  f"worst example {max(times) * 1000:.1f} ms ({len(examples)} examples, median of 3 each)")
             # The same requests again: answered from the cache.
             source = open(examples[0]).read()
             post(port, "/api/view", {"source": source, "view": "passes"})
