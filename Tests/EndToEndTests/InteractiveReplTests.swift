@@ -13,7 +13,7 @@ struct InteractiveReplTests {
       "multi_line_definition", "completion", "line_editing", "history_across_sessions", "ctrl_d_exits_cleanly",
       "meta_commands", "ctrl_c_cancels_the_line", "ctrl_c_interrupts_a_running_loop",
       "ctrl_c_interrupts_a_recursion",
-      "ctrl_c_interrupts_a_read",
+      "ctrl_c_interrupts_a_read", "step_on_a_terminal",
     ])
   func scenario(name: String) throws {
     let output = try Tool.runExecutable("/usr/bin/python3", arguments: [Self.script, Tool.executable.path, name])

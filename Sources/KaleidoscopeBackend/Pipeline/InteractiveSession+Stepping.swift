@@ -35,17 +35,7 @@ extension InteractiveSession {
     let interpreter = Interpreter(
       program: program, host: RuntimeHost(protectsCalls: true), forSemantics: options.forSemantics, globals: cells)
     interpreter.debugObserver = observer
-    let error = LargeStack.run(size: Interpreter.stackSize) { () -> InterpreterError? in
-      ks_runtime_init()
-      do throws(InterpreterError) {
-        try interpreter.evaluateTopLevel(index, stackSize: Interpreter.stackSize)
-        return nil
-      } catch {
-        return error
-      }
-    }
-    ks_flush()
-    return .ran(error)
+    return .ran(Self.evaluateOnItsStack(index, in: interpreter))
   }
 
   /// The text of the latest definition of every function the session defined, in the

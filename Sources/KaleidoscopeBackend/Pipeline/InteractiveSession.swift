@@ -295,6 +295,14 @@ public final class InteractiveSession {
     let clock = ContinuousClock()
     let start = clock.now
     defer { lastRunTime += clock.now - start }
+    guard let error = Self.evaluateOnItsStack(index, in: interpreter) else { return false }
+    if error != .reported { Self.reportError("\(error)\n") }
+    return true
+  }
+
+  /// Evaluates the top-level expression at `index` on a thread with the interpreter's stack;
+  /// the error that ended it, if any.
+  static func evaluateOnItsStack(_ index: Int, in interpreter: Interpreter) -> InterpreterError? {
     // Ctrl-C must reach the interpreter's thread, whose protected calls the runtime's
     // handler may jump back to; this one waits with it blocked.
     var interrupt = sigset_t()
@@ -315,9 +323,7 @@ public final class InteractiveSession {
     }
     ks_flush()
     _ = ks_take_interrupt()  // one that came too late to stop the expression is not kept
-    guard let error else { return false }
-    if error != .reported { Self.reportError("\(error)\n") }
-    return true
+    return error
   }
 
   private static func reportError(_ message: String) {

@@ -20,6 +20,8 @@ final class TerminalStepper: DebugObserver {
 
   func reached(_ event: DebugEvent, at node: ExprID, in interpreter: Interpreter) throws(InterpreterError) {
     interpreter.reportedEvents = running ? [] : [.calls]
+    // After `c`, Ctrl-C stops the run, as it stops any expression in the REPL.
+    if running && ks_take_interrupt() != 0 { throw .interrupted }
     guard !running, let frame = interpreter.debugStack.last else { return }
     ks_flush()
     switch event {
@@ -49,9 +51,11 @@ final class TerminalStepper: DebugObserver {
     // Where the step's expression starts (a binary operation's left operand, not its operator).
     let location = interpreter.extent(of: node).start
     let values = locals(of: frame, in: interpreter, parametersOnly: false)
-    Terminal.writeOut("\(frame.name), line \(location.line)\(values.isEmpty ? "" : ": \(values)")\n")
+    // No line numbers: the program stepped is the expression after the definitions' text,
+    // whose lines are not the ones the user typed.
+    Terminal.writeOut("\(frame.name)\(values.isEmpty ? "" : ": \(values)")\n")
     let text = interpreter.sourceLine(location.line)
-    let gutter = "  \(location.line) | "
+    let gutter = "  | "
     Terminal.writeOut(gutter + text + "\n")
     Terminal.writeOut(String(repeating: " ", count: gutter.count + max(0, location.column - 1)) + "^\n")
   }

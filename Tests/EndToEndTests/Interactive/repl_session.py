@@ -204,6 +204,31 @@ def ctrl_c_interrupts_a_read():
     quit_with_ctrl_d(child)
 
 
+def step_on_a_terminal():
+    """:step walks into a function a step at a time; after `c`, Ctrl-C stops an endless run."""
+    child = spawn()
+    enter(child, "def fact(n) if n < 2 then 1 else n * fact(n - 1)")
+    child.sendline(":step fact(2)")
+    child.expect_exact("top level")
+    child.expect_exact("step> ")
+    child.sendline("")
+    child.expect_exact("→ fact(n = 2)")
+    child.expect_exact("fact: n = 2")
+    child.expect_exact("step> ")
+    child.sendline("c")
+    child.expect_exact("2")
+    child.expect_exact(PROMPT)
+    child.sendline(":step while 1 in 0")
+    child.expect_exact("step> ")
+    child.sendline("c")
+    time.sleep(0.3)
+    child.sendintr()
+    child.expect_exact("interrupted")
+    child.expect_exact(PROMPT)
+    line(child, "1 + 1", "2")
+    quit_with_ctrl_d(child)
+
+
 def unwritable_history():
     # STATE is a regular file: the history directory cannot be made.
     child = spawn()
