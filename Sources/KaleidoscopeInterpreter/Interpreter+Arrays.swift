@@ -5,26 +5,26 @@ import KaleidoscopeRuntime
 /// or a literal, and the checked element access every engine performs alike.
 extension Interpreter {
   /// The value a `var` binding gives its variable: a number, or the handle of a new array.
-  func value<M: ObservationMode>(of binding: VarBinding, _ mode: M.Type) throws(InterpreterError) -> Double {
+  func value(of binding: VarBinding) throws(InterpreterError) -> Double {
     switch binding.value {
     case .number(let initializer):
-      return try evaluate(initializer, or: 0, mode)
+      return try evaluate(initializer, or: 0)
     case .zeros(let countExpr):
-      let count = try evaluate(countExpr, mode)
+      let count = try evaluate(countExpr)
       let site = (tree.text(binding.name), binding.nameRange.start)
       guard count >= 0, count <= Double(UInt32.max), count.rounded(.towardZero) == count else {
         throw located(KS_BAD_SIZE, value: count, length: 0, name: site.0, at: site.1)
       }
       return try push(try allocate(Int(count), name: site.0, at: site.1)).slotValue
     case .elements(let literal):
-      return try makeArray(from: literal, name: tree.text(binding.name), at: binding.nameRange.start, mode: mode)
+      return try makeArray(from: literal, name: tree.text(binding.name), at: binding.nameRange.start)
         .slotValue
     }
   }
 
   /// A fresh array holding an array literal's values or a string's bytes.
-  func makeArray<M: ObservationMode>(
-    from literal: ExprID, name: String = "literal", at start: Int? = nil, mode: M.Type
+  func makeArray(
+    from literal: ExprID, name: String = "literal", at start: Int? = nil
   ) throws(InterpreterError) -> ArrayHandle {
     switch tree[literal] {
     case .arrayLiteral(let list):
@@ -33,7 +33,7 @@ extension Interpreter {
       // calls with literal arguments) come and go first.
       var values: [Double] = []
       values.reserveCapacity(elements.count)
-      for element in elements { values.append(try evaluate(element, mode)) }
+      for element in elements { values.append(try evaluate(element)) }
       let storage = try allocate(values.count, name: name, at: start ?? tree.start(of: literal))
       for (index, value) in values.enumerated() { storage.elements[index] = value }
       return try push(storage)

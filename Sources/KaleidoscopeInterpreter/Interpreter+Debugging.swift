@@ -20,20 +20,6 @@ extension DebugObserver {
   public func accessed(_ array: String, index: Int, isWrite: Bool) {}
 }
 
-/// Whether an observer watches, as a type: the evaluator is generic over it, so that it is
-/// compiled twice, and the run without an observer (`Unobserved`) tests nothing at each node.
-protocol ObservationMode {
-  static var isObserved: Bool { get }
-}
-
-enum Unobserved: ObservationMode {
-  static var isObserved: Bool { false }
-}
-
-enum Observed: ObservationMode {
-  static var isObserved: Bool { true }
-}
-
 /// Why the interpreter calls its observer.
 public enum DebugEvent: Sendable {
   case step

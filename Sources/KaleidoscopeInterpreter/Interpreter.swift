@@ -105,7 +105,7 @@ public final class Interpreter {
   /// Reused storage for walking chains of binary operators without recursion.
   private var spine: [ExprID] = []
   /// What watches the run (`Interpreter+Debugging.swift`), set before it starts; without
-  /// one, the run takes the evaluator specialised for no observer, which tests nothing.
+  /// one, the run pays one test of a byte (`isObserved`) per node.
   public var debugObserver: (any DebugObserver)? {
     didSet { (isObserved, stepPoints) = (debugObserver != nil, debugObserver != nil ? computeStepPoints() : []) }
   }
@@ -212,17 +212,13 @@ public final class Interpreter {
     }
   }
 
-  /// Runs a top-level body in the evaluator made for whether an observer watches
-  /// (`ObservationMode`).
+  /// Runs a top-level body.
   private func evaluateBody(_ frame: Frame) throws(InterpreterError) -> Double {
-    isObserved
-      ? try evaluate(frame, argumentBase: slots.count, Observed.self)
-      : try evaluate(frame, argumentBase: slots.count, Unobserved.self)
+    try evaluate(frame, argumentBase: slots.count)
   }
 
   /// Runs a body whose arguments were pushed on `slots` from `argumentBase`; pops them.
-  private func evaluate<M: ObservationMode>(_ frame: Frame, argumentBase: Int, _ mode: M.Type) throws(InterpreterError) -> Double
-  {
+  private func evaluate(_ frame: Frame, argumentBase: Int) throws(InterpreterError) -> Double {
     let (callerBase, callerBody) = (base, currentBody)
     base = argumentBase
     currentBody = frame.index
@@ -232,17 +228,17 @@ public final class Interpreter {
       base = callerBase
       currentBody = callerBody
     }
-    guard M.isObserved else { return try evaluate(frame.root, mode) }
+    guard _slowPath(isObserved) else { return try evaluate(frame.root) }
     try enterDebugFrame(frame)
     defer { leaveDebugFrame() }
-    return try evaluate(frame.root, mode)
+    return try evaluate(frame.root)
   }
 
   /// Calls `function`, at `site`, with the arguments pushed on `slots` from `argumentBase`
   /// (arguments go straight into the callee's frame: a call allocates nothing but the arrays
   /// of literal arguments).
-  private func call<M: ObservationMode>(
-    _ function: FunctionID, argumentBase: Int, site: ExprID, _ mode: M.Type
+  private func call(
+    _ function: FunctionID, argumentBase: Int, site: ExprID
   ) throws(InterpreterError) -> Double {
     guard Self.stackPointer() > stackLimit else { throw fault(InterpreterError.stackOverflow) }
     if let definition = definitions[Int(function.index)] {
@@ -251,7 +247,7 @@ public final class Interpreter {
       if let compiledCode, let entry = try machineCode(for: function, in: compiledCode) {
         return try callMachineCode(entry, function, argumentBase: argumentBase, in: compiledCode)
       }
-      return try evaluate(definition, argumentBase: argumentBase, mode)
+      return try evaluate(definition, argumentBase: argumentBase)
     }
     // A function an earlier REPL input defined has only its machine code.
     if let compiledCode, let entry = ks_tier_load_entry(compiledCode.entries + Int(function.index)) {
@@ -271,41 +267,41 @@ public final class Interpreter {
   }
 
   /// Calls a user-defined unary operator.
-  private func call<M: ObservationMode>(
-    _ function: FunctionID, _ operand: Double, site: ExprID, _ mode: M.Type
+  private func call(
+    _ function: FunctionID, _ operand: Double, site: ExprID
   ) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
     slots.append(operand)
-    return try call(function, argumentBase: argumentBase, site: site, mode)
+    return try call(function, argumentBase: argumentBase, site: site)
   }
 
   /// Calls a user-defined binary operator.
-  private func call<M: ObservationMode>(
-    _ function: FunctionID, _ lhs: Double, _ rhs: Double, site: ExprID, _ mode: M.Type
+  private func call(
+    _ function: FunctionID, _ lhs: Double, _ rhs: Double, site: ExprID
   ) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
     slots.append(lhs)
     slots.append(rhs)
-    return try call(function, argumentBase: argumentBase, site: site, mode)
+    return try call(function, argumentBase: argumentBase, site: site)
   }
 
   // MARK: - Expressions
 
-  func evaluate<M: ObservationMode>(_ id: ExprID, _ mode: M.Type) throws(InterpreterError) -> Double {
-    if M.isObserved { try debugStep(id) }
+  func evaluate(_ id: ExprID) throws(InterpreterError) -> Double {
+    if _slowPath(isObserved) { try debugStep(id) }
     switch tree[id] {
     case .number(let value):
       return value
     case .variable:
       return read(program.variable(of: id))
     case .unary(_, let operand):
-      let value = try evaluate(operand, mode)
-      if let callee = program.callee(of: id) { return try call(callee, value, site: id, mode) }
+      let value = try evaluate(operand)
+      if let callee = program.callee(of: id) { return try call(callee, value, site: id) }
       return -value
     case .binary:
-      return try evaluateChain(id, mode)
+      return try evaluateChain(id)
     case .assign(let target, let valueExpr):
-      let value = try evaluate(valueExpr, mode)
+      let value = try evaluate(valueExpr)
       write(value, to: program.variable(of: target))
       return value
     case .call(_, let list):
@@ -316,47 +312,47 @@ public final class Interpreter {
       let arrayMark = arrays.count
       defer { popArrays(to: arrayMark) }
       for argument in tree.arguments(list) {
-        let value = try evaluate(argument, mode)
+        let value = try evaluate(argument)
         slots.append(value)
       }
       let callee = program.callee(of: id)!
       if reportsAtCallSite[Int(callee.index)] { ks_set_call_site(callSite(of: id)) }
-      return try call(callee, argumentBase: argumentBase, site: id, mode)
+      return try call(callee, argumentBase: argumentBase, site: id)
     case .ifElse(let condition, let then, let otherwise):
-      return try Self.isTrue(try evaluate(condition, mode)) ? evaluate(then, mode) : evaluate(otherwise, mode)
+      return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
     case .loop(let index):
-      try evaluateLoop(tree.loop(index), node: id, mode)
+      try evaluateLoop(tree.loop(index), node: id)
       return 0
     case .varIn(let index):
       let varIn = tree.varIn(index)
       let arrayMark = arrays.count
       defer { popArrays(to: arrayMark) }
       for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
-        slots[base + Int(local.index)] = try value(of: binding, mode)
+        slots[base + Int(local.index)] = try value(of: binding)
       }
-      return try evaluate(varIn.body, mode)
+      return try evaluate(varIn.body)
     case .element(let array, let index):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
-      let position = try checkedIndex(try evaluate(index, mode), in: storage, of: array, at: id)
-      if M.isObserved { debugObserver?.accessed(tree.text(array), index: position, isWrite: false) }
+      let position = try checkedIndex(try evaluate(index), in: storage, of: array, at: id)
+      if _slowPath(isObserved) { debugObserver?.accessed(tree.text(array), index: position, isWrite: false) }
       return storage.elements[position]
     case .storeElement(let array, let index, let valueExpr):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
-      let indexValue = try evaluate(index, mode)
-      let value = try evaluate(valueExpr, mode)
+      let indexValue = try evaluate(index)
+      let value = try evaluate(valueExpr)
       let position = try checkedIndex(indexValue, in: storage, of: array, at: id)
       storage.elements[position] = value
-      if M.isObserved { debugObserver?.accessed(tree.text(array), index: position, isWrite: true) }
+      if _slowPath(isObserved) { debugObserver?.accessed(tree.text(array), index: position, isWrite: true) }
       return value
     case .length:
       return Double(arrays[ArrayHandle(read(program.variable(of: id))).index].count)
     case .arrayLiteral, .string:
       // An argument for an array parameter: a fresh array, freed when the call returns.
-      return try makeArray(from: id, mode: mode).slotValue
+      return try makeArray(from: id).slotValue
     case .globalDeclaration(let index):
       precondition(!globals.isBorrowed, "the REPL runs declarations in compiled code")
       for binding in tree.bindings(tree.globalDeclaration(index)) {
-        let value = try value(of: binding, mode)
+        let value = try value(of: binding)
         guard let global = program.globals.lookup(binding.name) else { continue }
         declare(global, value: value)
       }
@@ -367,17 +363,17 @@ public final class Interpreter {
   }
 
   /// The value of an optional part (a loop's step, an initialiser), `absent` when missing.
-  func evaluate<M: ObservationMode>(_ id: ExprID?, or absent: Double, _ mode: M.Type) throws(InterpreterError) -> Double {
+  func evaluate(_ id: ExprID?, or absent: Double) throws(InterpreterError) -> Double {
     guard let id else { return absent }
-    return try evaluate(id, mode)
+    return try evaluate(id)
   }
 
   /// `a op b op c ...`, left to right, walking the left spine instead of recursing on it.
-  private func evaluateChain<M: ObservationMode>(_ id: ExprID, _ mode: M.Type) throws(InterpreterError) -> Double {
+  private func evaluateChain(_ id: ExprID) throws(InterpreterError) -> Double {
     // Most chains are one operation (`n < 3`, `x - 1`): no spine needed.
     if case .binary(let op, let lhs, let rhs) = tree[id], !isBinary(lhs) {
-      let left = try evaluate(lhs, mode)
-      return try apply(op, left, try evaluate(rhs, mode), at: id, mode)
+      let left = try evaluate(lhs)
+      return try apply(op, left, try evaluate(rhs), at: id)
     }
     let start = spine.count
     defer { spine.removeLast(spine.count - start) }
@@ -386,12 +382,12 @@ public final class Interpreter {
       spine.append(current)
       current = lhs
     }
-    var value = try evaluate(current, mode)
+    var value = try evaluate(current)
     while spine.count > start {
       let node = spine.removeLast()
       guard case .binary(let op, _, let rhs) = tree[node] else { continue }
-      let right = try evaluate(rhs, mode)
-      value = try apply(op, value, right, at: node, mode)
+      let right = try evaluate(rhs)
+      value = try apply(op, value, right, at: node)
     }
     return value
   }
@@ -401,10 +397,10 @@ public final class Interpreter {
     return false
   }
 
-  private func apply<M: ObservationMode>(
-    _ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID, _ mode: M.Type
+  private func apply(
+    _ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID
   ) throws(InterpreterError) -> Double {
-    if let callee = program.callee(of: id) { return try call(callee, lhs, rhs, site: id, mode) }
+    if let callee = program.callee(of: id) { return try call(callee, lhs, rhs, site: id) }
     switch op {
     case UInt8(ascii: "+"): return lhs + rhs
     case UInt8(ascii: "-"): return lhs - rhs
@@ -423,10 +419,10 @@ public final class Interpreter {
 
   /// A loop, with exactly the code generator's order of evaluation. At the top of an
   /// iteration, now and then, the loop may go on in machine code (tiers), whatever its kind.
-  private func evaluateLoop<M: ObservationMode>(_ loop: Loop, node: ExprID, _ mode: M.Type) throws(InterpreterError) {
+  private func evaluateLoop(_ loop: Loop, node: ExprID) throws(InterpreterError) {
     switch loop {
     case .forLoop(let parts):
-      slots[base + Int(program.loopVariable(of: node).index)] = try evaluate(parts.start, mode)
+      slots[base + Int(program.loopVariable(of: node).index)] = try evaluate(parts.start)
     case .whileLoop:
       break
     }
@@ -440,7 +436,7 @@ public final class Interpreter {
         if runInMachineCode(entry) { return }
         compiledCode.loopMissed(node, of: currentBody)
       }
-      guard try iterate(loop, node: node, mode) else {
+      guard try iterate(loop, node: node) else {
         compiledCode?.loopEnded(node, iterations: iterations)
         return
       }
@@ -450,7 +446,7 @@ public final class Interpreter {
 
   /// Runs one iteration of `loop`; false when the loop has ended instead.
   @inline(__always)
-  private func iterate<M: ObservationMode>(_ loop: Loop, node: ExprID, _ mode: M.Type) throws(InterpreterError) -> Bool {
+  private func iterate(_ loop: Loop, node: ExprID) throws(InterpreterError) -> Bool {
     switch loop {
     case .forLoop(let parts):
       // Both `for` loops of SPEC §3. The step is evaluated after the body and the variable
@@ -458,21 +454,21 @@ public final class Interpreter {
       let variable = base + Int(program.loopVariable(of: node).index)
       switch forSemantics {
       case .current:
-        guard Self.isTrue(try evaluate(parts.end, mode)) else { return false }
-        _ = try evaluate(parts.body, mode)
-        let step = try evaluate(parts.step, or: 1, mode)
+        guard Self.isTrue(try evaluate(parts.end)) else { return false }
+        _ = try evaluate(parts.body)
+        let step = try evaluate(parts.step, or: 1)
         slots[variable] = slots[variable] + step
         return true
       case .legacy:
-        _ = try evaluate(parts.body, mode)
-        let step = try evaluate(parts.step, or: 1, mode)
-        let end = try evaluate(parts.end, mode)
+        _ = try evaluate(parts.body)
+        let step = try evaluate(parts.step, or: 1)
+        let end = try evaluate(parts.end)
         slots[variable] = slots[variable] + step
         return Self.isTrue(end)
       }
     case .whileLoop(let parts):
-      guard Self.isTrue(try evaluate(parts.condition, mode)) else { return false }
-      _ = try evaluate(parts.body, mode)
+      guard Self.isTrue(try evaluate(parts.condition)) else { return false }
+      _ = try evaluate(parts.body)
       return true
     }
   }
