@@ -15,6 +15,7 @@ struct Breakpoint: Sendable {
 /// A hit count condition, as editors write them: `5` or `== 5` (the fifth hit), `>= 5`,
 /// `> 5`, `< 5`, `<= 5`, `% 5` (every fifth).
 struct HitCondition: Sendable, Equatable {
+  /// How the hit count compares with `count`, spelled as editors write it.
   enum Relation: String, Sendable, CaseIterable {
     case equal = "=="
     case atLeast = ">="

@@ -14,6 +14,7 @@ struct DebugExpression {
     case array(DebugArray)
   }
 
+  /// Why an expression has no value here, said to the user.
   struct Failure: Error {
     let message: String
   }

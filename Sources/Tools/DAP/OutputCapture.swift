@@ -13,6 +13,7 @@ import Synchronization
 /// stop and at the end, `drain` sends what the program wrote before it, so that its output
 /// comes before the `stopped` or `exited` event.
 final class OutputCapture: Sendable {
+  /// One of the program's output streams: the pipe's reading end, and the event category.
   private struct Stream {
     let descriptor: Int32
     let category: String

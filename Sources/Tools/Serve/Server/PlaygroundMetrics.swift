@@ -11,20 +11,19 @@ final class PlaygroundMetrics: Sendable {
 
   init() {
     runDuration = registry.makeDurationHistogram(
-      name: "kaleidoscope_run_duration_seconds",
+      descriptor: Self.metric("run_duration_seconds", "How long a sandboxed run or view took, cache hits excluded."),
       buckets: [
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
         .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
-      ],
-      help: "How long a sandboxed run or view took, cache hits excluded.")
-    queueDepth = registry.makeGauge(name: "kaleidoscope_queue_depth", help: "Requests waiting for a sandbox.")
+      ])
+    queueDepth = registry.makeGauge(descriptor: Self.metric("queue_depth", "Requests waiting for a sandbox."))
   }
 
   /// A request answered: its route (the pattern, not the path, to keep the series few).
   func request(path: String, status: Int) {
     registry.makeCounter(
-      name: "kaleidoscope_http_requests_total", labels: [("route", Self.route(of: path)), ("status", "\(status)")],
-      help: "Requests answered, by route and status."
+      descriptor: Self.metric("http_requests_total", "Requests answered, by route and status."),
+      labels: [("route", Self.route(of: path)), ("status", "\(status)")]
     ).increment()
   }
 
@@ -33,22 +32,30 @@ final class PlaygroundMetrics: Sendable {
     runDuration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     let outcome = timedOut ? "timeout" : truncated ? "truncated" : exitCode == 0 ? "ok" : "error"
     registry.makeCounter(
-      name: "kaleidoscope_sandbox_outcomes_total", labels: [("outcome", outcome)], help: "How sandboxes ended."
+      descriptor: Self.metric("sandbox_outcomes_total", "How sandboxes ended."), labels: [("outcome", outcome)]
     ).increment()
   }
 
   func cache(hit: Bool) {
     registry.makeCounter(
-      name: "kaleidoscope_cache_requests_total", labels: [("result", hit ? "hit" : "miss")],
-      help: "Sandboxed answers looked up in the result cache."
+      descriptor: Self.metric("cache_requests_total", "Sandboxed answers looked up in the result cache."),
+      labels: [("result", hit ? "hit" : "miss")]
     ).increment()
   }
 
   func setQueueDepth(_ depth: Int) { queueDepth.set(Int64(depth)) }
 
+  /// `kaleidoscope_NAME`, with its help text (the unit, when there is one, ends NAME).
+  private static func metric(_ name: String, _ help: String) -> MetricNameDescriptor {
+    MetricNameDescriptor(namespace: "kaleidoscope", metricName: name, unitName: "", helpText: help)
+  }
+
   /// The routes of SPEC §6 and §9; anything else is `other`.
   static func route(of path: String) -> String {
-    let exact = ["/", "/healthz", "/readyz", "/metrics", "/api/run", "/api/view", "/api/share", "/api/examples", "/api/language"]
+    let exact = [
+      "/", "/healthz", "/readyz", "/metrics", "/api/run", "/api/view", "/api/trace", "/api/share", "/api/examples",
+      "/api/language",
+    ]
     if exact.contains(path) { return path }
     for (prefix, route) in [
       ("/api/share/", "/api/share/:id"), ("/s/", "/s/:id"), ("/static/", "/static/:name"),
