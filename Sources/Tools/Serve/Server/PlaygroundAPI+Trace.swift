@@ -49,11 +49,12 @@ extension PlaygroundAPI {
     let marker = Array(Sandbox.traceMarker.utf8)
     let prefix = Array(#"{"steps":"#.utf8)
     let suffix = Array(#","truncated":"#.utf8)
-    guard let start = stderr.firstRange(of: marker) else { return ([91, 93], false, stderr) }
+    let none = Array("[]".utf8)[...]
+    guard let start = stderr.firstRange(of: marker) else { return (none, false, stderr) }
     let lineEnd = stderr[start.upperBound...].firstIndex(of: UInt8(ascii: "\n")) ?? stderr.endIndex
     let line = stderr[start.upperBound..<lineEnd]
     let rest = Array(stderr[..<start.lowerBound]) + stderr[min(lineEnd + 1, stderr.endIndex)...]
-    guard line.starts(with: prefix), let tail = line.lastRange(of: suffix) else { return ([91, 93], false, rest) }
+    guard line.starts(with: prefix), let tail = line.lastRange(of: suffix) else { return (none, false, rest) }
     let truncated = line[tail.upperBound...].starts(with: "true".utf8)
     return (line[(line.startIndex + prefix.count)..<tail.lowerBound], truncated, rest)
   }
