@@ -113,6 +113,34 @@ struct WholeIndexAnalysisTests {
     Case(testDescription: "an initialiser that is not a literal", function: "var n = 6, m = n * 2\ndef f() a[m]", expected: "?"),
     Case(testDescription: "a fraction", function: "var n = 0.5\ndef f() a[n]", expected: "?"),
     Case(testDescription: "a negative initialiser is an operator", function: "var n = -3\ndef f() a[n]", expected: "?"),
+    // A global array's elements: its initial values and every store, anywhere.
+    Case(testDescription: "a string's bytes", function: "var s[] = \"ab\"\ndef f() a[s[1]]", expected: "++"),
+    Case(testDescription: "a literal of whole numbers", function: "var p[] = [1, 2]\ndef f() a[p[0]]", expected: "++"),
+    Case(testDescription: "a literal with a fraction", function: "var p[] = [1, 2.5]\ndef f() a[p[0]]", expected: "?+"),
+    Case(testDescription: "a literal with an operator", function: "var p[] = [1 + 1]\ndef f() a[p[0]]", expected: "?+"),
+    Case(
+      testDescription: "zeros, then counters stored elsewhere",
+      function: "var p[10]\ndef fill() for i = 0, i < 10 in p[i] = i\ndef f() a[p[3]]", expected: "++"),
+    Case(
+      testDescription: "positions copied from array to array",
+      function: "var p[10], q[10]\ndef fill() for i = 0, i < 10 in (q[i] = p[i]) : (p[i] = i)\ndef f() a[q[3]]",
+      expected: "++"),
+    Case(
+      testDescription: "a fraction stored in another function",
+      function: "var p[10]\ndef fill() p[1] = 0.5\ndef f() a[p[3]]", expected: "?+"),
+    Case(
+      testDescription: "a fraction stored halfway through a loop",
+      function: "var p[10]\ndef fill() for i = 0, i < 10 in p[i] = if i < 5 then i else i / 2\ndef f() a[p[3]]",
+      expected: "?+"),
+    Case(
+      testDescription: "a fraction stored through an array parameter",
+      function: "var p[10]\ndef h(q[]) q[0] = 0.5\ndef f() a[p[3]]", expected: "?+"),
+    Case(
+      testDescription: "elements that grow without a bound",
+      function: "var p[10]\ndef fill() for i = 0, i < 10 in p[0] = p[0] * 3 + 1\ndef f() a[p[0]]", expected: "?+"),
+    Case(
+      testDescription: "a local array's elements are not known",
+      function: "def f() var p[3] in a[p[0]]", expected: "?+"),
   ]
 
   @Test(arguments: globalCases)
@@ -129,7 +157,7 @@ struct WholeIndexAnalysisTests {
   /// The facts for the accesses of the program's function `f`, as `+`, `±` or `?` each.
   static func proved(_ source: String, parameters: UInt64, knowingGlobals: Bool = false) throws -> String {
     let (program, body) = try function(source)
-    let globals = knowingGlobals ? WholeIndexAnalysis.stableGlobals(of: program) : []
+    let globals = knowingGlobals ? WholeIndexAnalysis.stableGlobals(of: program, forSemantics: .current) : []
     let facts = WholeIndexAnalysis.analyze(
       body, in: program, forSemantics: .current, wholeParameters: parameters, globals: globals)
     let tree = program.tree

@@ -77,7 +77,8 @@ extension IRGenerator {
   private func analyze(_ body: CheckedBody, wholeParameters: UInt64) -> IndexFacts {
     var visited = 0
     if indices.globals == nil {
-      indices.globals = indices.knowsEveryAssignment ? WholeIndexAnalysis.stableGlobals(of: program) : []
+      indices.globals =
+        indices.knowsEveryAssignment ? WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics) : []
     }
     let facts = WholeIndexAnalysis.analyze(
       body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters, globals: indices.globals!,

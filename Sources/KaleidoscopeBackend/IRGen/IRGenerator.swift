@@ -87,7 +87,7 @@ final class IRGenerator {
   let debugInfo: DebugInfoBuilder?
   var debugScope: LLVMMetadataRef?
 
-  /// `stableGlobals`, when given, is `WholeIndexAnalysis.stableGlobals(of: program)` computed
+  /// `stableGlobals`, when given, is `WholeIndexAnalysis.stableGlobals(of:forSemantics:)` computed
   /// once by a caller that generates many modules of one program (tiered execution);
   /// otherwise it is computed when first needed.
   init(

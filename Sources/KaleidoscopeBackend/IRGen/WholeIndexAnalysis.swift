@@ -10,6 +10,12 @@ struct IndexFacts {
   /// whose argument is always a counter (`WholeIndexAnalysis.Whole.counter`); only calls
   /// with at least one such argument are listed.
   var wholeArguments: [ExprID: UInt64] = [:]
+  /// What the body stores into arrays, by the global's `GlobalID.index` (nil: unknown); a
+  /// store through an array parameter, which may be any global array, is under `-1`.
+  var storedElements: [Int: WholeIndexAnalysis.Whole?] = [:]
+  /// False when the walk ran out of budget: then nothing is proved, and `storedElements`
+  /// does not list every store.
+  var isComplete = true
 }
 
 /// Proves array indices whole numbers before IR generation, flow-sensitively, for one body.
@@ -59,8 +65,11 @@ struct WholeIndexAnalysis {
 
   private let program: CheckedProgram
   private let forSemantics: ForSemantics
-  /// What is known of each number global, by `GlobalID.index` (`stableGlobals`).
-  private let globals: [Whole?]
+  /// What is known of each number global's value and each array global's elements, by
+  /// `GlobalID.index` (`stableGlobals`).
+  let globals: [Whole?]
+  /// Which locals are array parameters, whose elements may be any global array's.
+  private let arrayParameters: Set<Int>
   private var tree: SyntaxTree { program.tree }
   private var facts: [Whole?]
   /// Bumped on each assignment to a local, so a store can tell whether its index variable
@@ -87,7 +96,9 @@ struct WholeIndexAnalysis {
       _ = try analysis.evaluate(body.body)
       return analysis.result
     } catch {
-      return IndexFacts()
+      var nothing = IndexFacts()
+      nothing.isComplete = false
+      return nothing
     }
   }
 
@@ -101,36 +112,6 @@ struct WholeIndexAnalysis {
       visited: &visited)
   }
 
-  /// What is known of each number global of a whole program (pass none for the REPL's
-  /// inputs, where a later input may declare a global again): one that nothing assigns
-  /// holds 0 until its declaration runs and its initialiser after, so a whole literal
-  /// initialiser, or none, makes it a known whole number.
-  static func stableGlobals(of program: CheckedProgram) -> [Whole?] {
-    let tree = program.tree
-    var globals = [Whole?](repeating: nil, count: program.globals.symbols.count)
-    for item in tree.items {
-      guard case .globals(let root) = item, case .globalDeclaration(let index) = tree[root] else { continue }
-      for binding in tree.bindings(tree.globalDeclaration(index)) {
-        guard case .number(let initializer) = binding.value, let global = program.globals.lookup(binding.name) else {
-          continue
-        }
-        // No initialiser: 0. A literal: its fact. Anything else: unknown.
-        var value = Self.literal(0)
-        if let initializer {
-          if case .number(let literal) = tree[initializer] { value = Self.literal(literal) } else { value = nil }
-        }
-        globals[Int(global.index)] = join(value, Self.literal(0))
-      }
-    }
-    for index in 0..<tree.exprCount {
-      guard case .assign(let target, _) = tree[ExprID(index: Int32(index))],
-        case .global(let global)? = program.reference(of: target)
-      else { continue }
-      globals[Int(global.index)] = nil
-    }
-    return globals
-  }
-
   private init(
     program: CheckedProgram, forSemantics: ForSemantics, body: CheckedBody, wholeParameters: UInt64, globals: [Whole?],
     budget: Int
@@ -140,6 +121,8 @@ struct WholeIndexAnalysis {
     self.globals = globals
     stepLimit = min(budget, Self.budget)
     facts = Array(repeating: nil, count: body.locals.count)
+    arrayParameters = Set(
+      body.locals.indices.filter { body.locals[$0].kind == .parameter && body.locals[$0].valueKind == .array })
     assignments = Array(repeating: 0, count: body.locals.count)
     let parameters = body.function.map { program.functions[$0].arity } ?? 0
     for position in 0..<min(parameters, 64) where wholeParameters & (1 << position) != 0 {
@@ -207,6 +190,19 @@ struct WholeIndexAnalysis {
     facts[Int(local.index)] = Whole(bits: bits, sign: .nonNegative)
   }
 
+  /// Joins a stored value's fact into what its array is known to receive.
+  private mutating func recordStore(_ stored: Whole?, at node: ExprID) {
+    let key: Int
+    switch program.variable(of: node) {
+    case .global(let global): key = Int(global.index)
+    case .local(let local):
+      guard arrayParameters.contains(Int(local.index)) else { return }  // a fresh local array
+      key = -1
+    }
+    let known = result.storedElements[key]
+    result.storedElements[key] = known.map { Self.join($0, stored) } ?? stored
+  }
+
   // MARK: - Expressions
 
   private mutating func evaluate(_ id: ExprID) throws -> Whole? {
@@ -218,7 +214,12 @@ struct WholeIndexAnalysis {
     case .variable:
       switch program.variable(of: id) {
       case .local(let local): return facts[Int(local.index)]
-      case .global(let global): return Int(global.index) < globals.count ? globals[Int(global.index)] : nil
+      case .global(let global):
+        // An array global's slot holds its elements' fact, not a value (it is an argument here).
+        guard Int(global.index) < globals.count, program.globals.symbols[Int(global.index)].kind == .number else {
+          return nil
+        }
+        return globals[Int(global.index)]
       }
     case .unary(_, let operand):
       let fact = try evaluate(operand)
@@ -253,12 +254,14 @@ struct WholeIndexAnalysis {
     case .element(_, let index):
       let fact = try evaluate(index)
       checked(id, index: index, fact: fact, assignmentsBefore: local(index).map { assignments[Int($0.index)] })
-      return nil
+      guard case .global(let global) = program.variable(of: id), Int(global.index) < globals.count else { return nil }
+      return globals[Int(global.index)]
     case .storeElement(_, let index, let value):
       let fact = try evaluate(index)
       let before = local(index).map { assignments[Int($0.index)] }
       let stored = try evaluate(value)
       checked(id, index: index, fact: fact, assignmentsBefore: before)
+      if recording { recordStore(stored, at: id) }
       return stored
     case .length:
       return .index

@@ -205,7 +205,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       let module = Module(name: "tier", context: Context())
       module.configure(for: jit.machine)
       let globals = self.globals
-      if stableGlobals == nil { stableGlobals = WholeIndexAnalysis.stableGlobals(of: program) }
+      if stableGlobals == nil {
+        stableGlobals = WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics)
+      }
       let generator = IRGenerator(
         program: program, module: module, options: options,
         linking: .tiered(globalAddress: { UInt(bitPattern: globals.address(of: $0)) }, copies: copies),
