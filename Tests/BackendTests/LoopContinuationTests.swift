@@ -61,37 +61,51 @@ struct LoopContinuationTests {
     #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
   }
 
-  /// A bound fixed throughout the loop: a parameter, or a `var` around the loop, that
-  /// nothing assigns; and one the body assigns.
-  static let bounds: [(source: String, fixed: Bool)] = [
-    ("def fill(n) for i = 0, i < 4 in for j = 0, j < n in grid[j] = i", true),
-    ("def fill(m) var n = 4 in for i = 0, i < 4 in for j = 0, j < n in grid[j] = i", true),
-    ("def fill(m) var n = 4 in (for i = 0, i < 4 in for j = 0, j < n in grid[j] = i) : (n = 5)", false),
+  /// A bound fixed throughout the loop (a parameter, or a `var` around the loop, that
+  /// nothing assigns) or one the body assigns; `integral` when every value it is given is a
+  /// known whole number (`IndexFacts.integralLocals`).
+  static let bounds: [(source: String, fixed: Bool, integral: Bool)] = [
+    ("def fill(n) for i = 0, i < 4 in for j = 0, j < n in grid[j] = i", true, false),
+    ("def fill(m) var n = 4 in for i = 0, i < 4 in for j = 0, j < n in grid[j] = i", true, true),
+    ("def fill(m) var n = 4 in (for i = 0, i < 4 in for j = 0, j < n in grid[j] = i) : (n = 5)", false, true),
+    ("def fill(m) var n = 4 in (for i = 0, i < 4 in for j = 0, j < n in grid[j] = i) : (n = m)", false, false),
   ]
 
   /// Assuming the numbers fixed throughout the loop whole, the code checks them on entry
-  /// (else returns 0) and counts `j < n` in integers. Without the assumption, or for a bound
-  /// the body assigns, the test stays a double comparison.
+  /// (else returns 0) and counts `j < n` in integers. An integral bound counts in integers
+  /// without the assumption, its integer copy made from the cell on entry. Otherwise the
+  /// test stays a double comparison.
   @Test(arguments: bounds, [true, false])
-  func aFixedBoundCountsInIntegersWhenAssumedWhole(bound: (source: String, fixed: Bool), assumed: Bool) throws {
+  func aFixedBoundCountsInIntegersWhenAssumedWhole(
+    bound: (source: String, fixed: Bool, integral: Bool), assumed: Bool
+  ) throws {
     let ir = try Self.innerLoopContinuation(
       of: "var grid[16]\ndef binary : 1 (x y) y\n\(bound.source)\nfill(4)\n", assumesWholeFixedLocals: assumed)
     let checks =
-      assumed && bound.fixed
-      ? """
-      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
-      CHECK: %n.int = alloca i64
-      CHECK: br i1 {{%[0-9]+}}, label %assumedwhole, label %notwhole
-      CHECK: notwhole:
-      CHECK-NEXT: ret i32 0
-      CHECK: [[BOUND:%counter[0-9]*]] = load i64, ptr %n.int
-      CHECK-NEXT: %loopcond{{[0-9]*}} = icmp slt i64 {{%counter[0-9]*}}, [[BOUND]]
-      """
-      : """
-      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
-      CHECK-NOT: %n.int = alloca
-      CHECK: fcmp ult double
-      """
+      if assumed && bound.fixed {
+        """
+        CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+        CHECK: %n.int = alloca i64
+        CHECK: br i1 {{%[0-9]+}}, label %assumedwhole, label %notwhole
+        CHECK: notwhole:
+        CHECK-NEXT: ret i32 0
+        CHECK: [[BOUND:%counter[0-9]*]] = load i64, ptr %n.int
+        CHECK-NEXT: %loopcond{{[0-9]*}} = icmp slt i64 {{%counter[0-9]*}}, [[BOUND]]
+        """
+      } else if bound.integral {
+        """
+        CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+        CHECK: %n.int = alloca i64
+        CHECK: [[BOUND:%counter[0-9]*]] = load i64, ptr %n.int
+        CHECK-NEXT: %loopcond{{[0-9]*}} = icmp slt i64 {{%counter[0-9]*}}, [[BOUND]]
+        """
+      } else {
+        """
+        CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+        CHECK-NOT: %n.int = alloca
+        CHECK: fcmp ult double
+        """
+      }
     #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
   }
 }

@@ -148,6 +148,31 @@ struct WholeIndexAnalysisTests {
     #expect(try Self.proved(Self.prelude + test.function, parameters: 0, knowingGlobals: true) == test.expected)
   }
 
+  /// The `var` locals that every assignment gives a whole number below 2^52, which the IR
+  /// generator keeps in integers too.
+  static let integralCases: [(function: String, integral: String)] = [
+    ("def f() var i = 0 in while i < 100 in i = i + 1", "i"),
+    // Nothing bounds `n`: `i` might pass 2^52, where a double stops counting by one.
+    ("def f(n) var i = 0 in while i < n in i = i + 1", ""),
+    // A checked index is below 2^32 until assigned.
+    ("def f(n) var i = 0 in while i < n in a[i] : (i = i + 1)", "i"),
+    ("def f() var i = 0, x in (while i < 10 in i = i + 1) : (x = i * 2)", "i x"),
+    ("def f() var i = 0 in while i < 10 in i = i + 0.5", ""),
+    ("def f() var x = 1 in for i = 0, i < 10 in x = x * 3", ""),
+    ("def f(n) var x = n in x", ""),
+    ("def f() var x = a[3] in x", ""),
+    ("def f() var i = 0, j = 9 in while i < j in (a[i] = a[j]) : (i = i + 1) : (j = j - 1)", "i j"),
+    ("def f() var k = 1 in (k = if k < 1 then 2 else 3) : (k = 2.5)", ""),
+  ]
+
+  @Test(arguments: integralCases)
+  func integralLocals(_ test: (function: String, integral: String)) throws {
+    let (program, body) = try Self.function(Self.prelude + test.function)
+    let facts = WholeIndexAnalysis.analyze(body, in: program, forSemantics: .current)
+    let names = facts.integralLocals.sorted().map { program.tree.text(body.locals[Int($0)].name) }
+    #expect(names.joined(separator: " ") == test.integral)
+  }
+
   static func body(of function: String, in ir: String) -> Substring {
     guard let start = ir.range(of: "define double @\(function)(") else { return "" }
     let rest = ir[start.lowerBound...]

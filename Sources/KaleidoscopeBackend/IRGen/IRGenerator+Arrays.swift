@@ -163,11 +163,13 @@ extension IRGenerator {
   /// Stores what a `var` binding makes into `storage` (its alloca or global): a number, or a
   /// new array, whose elements are returned for the caller to free when their scope ends.
   @discardableResult
-  func emitValue(of binding: VarBinding, into storage: LLVMValueRef) -> LLVMValueRef? {
+  func emitValue(of binding: VarBinding, into storage: LLVMValueRef, local: LocalID? = nil) -> LLVMValueRef? {
     let array: (elements: LLVMValueRef, count: LLVMValueRef)
     switch binding.value {
     case .number(let initializer):
-      storeNumber(initializer.map { emit($0) } ?? LLVMConstReal(double, 0), into: storage)
+      let value = initializer.map { emit($0) } ?? LLVMConstReal(double, 0)!
+      if let local { storeIntegral(value, of: initializer, into: .local(local)) }
+      storeNumber(value, into: storage)
       return nil
     case .zeros(let count):
       array = makeArray(size: emit(count), name: tree.text(binding.name), at: binding.nameRange.start)

@@ -108,6 +108,12 @@ extension IRGenerator {
         storeArray(elements: elements, count: LLVMBuildLoad2(b, int64, cell(2 * offset + 1), "")!, into: locals[offset])
       }
     }
+    // The integral locals' integer copies, from the doubles the interpreter holds (whole
+    // below 2^52 where in scope; a local out of scope here is bound again before any use).
+    for index in indices.current.integralLocals {
+      let converted = LLVMBuildFPToSI(b, loadNumber(from: locals[Int(index)]), int64, "")!
+      LLVMBuildStore(b, LLVMBuildFreeze(b, converted, "")!, integerLocals[Int(index)]!)
+    }
     if assumesWholeFixedLocals { assumeWhole(fixedNumberLocals(around: node, of: body), of: body, in: value) }
     startEnclosingCounters(of: node, in: body)
     let loop = tree.loop(index)

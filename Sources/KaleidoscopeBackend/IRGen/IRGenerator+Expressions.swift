@@ -22,7 +22,9 @@ extension IRGenerator {
       return emitBinaryChain(id)
     case .assign(let target, let valueExpr):
       let value = emit(valueExpr)
-      storeNumber(value, into: storage(of: program.variable(of: target)))
+      let variable = program.variable(of: target)
+      storeIntegral(value, of: valueExpr, into: variable)
+      storeNumber(value, into: storage(of: variable))
       return value
     case .call(_, let list):
       return emitCall(program.callee(of: id)!, arguments: tree.arguments(list), at: id)
@@ -34,7 +36,7 @@ extension IRGenerator {
       let varIn = tree.varIn(index)
       var arrays: [LLVMValueRef] = []
       for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
-        if let elements = emitValue(of: binding, into: locals[Int(local.index)]) { arrays.append(elements) }
+        if let elements = emitValue(of: binding, into: locals[Int(local.index)], local: local) { arrays.append(elements) }
       }
       let value = emit(varIn.body)
       // A local array lives until its `var` body ends.
@@ -108,8 +110,9 @@ extension IRGenerator {
     case UInt8(ascii: "*"): return LLVMBuildFMul(b, lhs, rhs, "mul")
     case UInt8(ascii: "/"): return LLVMBuildFDiv(b, lhs, rhs, "div")
     case UInt8(ascii: "<"):
-      // As the reference does: unordered-or-less-than, then 0.0 or 1.0.
-      let bit = LLVMBuildFCmp(b, LLVMRealULT, lhs, rhs, "cmp")
+      // As the reference does: unordered-or-less-than, then 0.0 or 1.0; in integers when
+      // both sides are exact whole numbers there (never NaN: the same answer).
+      let bit = integerComparison(at: id) ?? LLVMBuildFCmp(b, LLVMRealULT, lhs, rhs, "cmp")
       return LLVMBuildUIToFP(b, bit, double, "bool")
     default:
       preconditionFailure("sema resolves every other operator to a function")

@@ -204,6 +204,35 @@ extension IRGenerator {
     LLVMBuildStore(b, next, shadow)
   }
 
+  /// Keeps the integer copy of an integral local (`IndexFacts.integralLocals`) with the
+  /// double `value` being stored into it (of `expression`; none: 0): computed in integers
+  /// when the expression can be, else converted, which is exact since the value is known
+  /// whole and below 2^52. Before the double is stored, so that the expression's integers
+  /// read the old values its double did.
+  func storeIntegral(_ value: LLVMValueRef, of expression: ExprID?, into variable: VariableReference) {
+    guard case .local(let local) = variable, indices.current.integralLocals.contains(local.index),
+      let copy = integerLocals[Int(local.index)]
+    else { return }
+    let b = builder.reference
+    let integer: LLVMValueRef
+    if let expression, integerBits(expression) != nil {
+      integer = emitInteger(expression)
+    } else if expression == nil {
+      integer = LLVMConstInt(int64, 0, 0)!
+    } else {
+      integer = LLVMBuildFPToSI(b, value, int64, "")!
+    }
+    LLVMBuildStore(b, integer, copy)
+  }
+
+  /// `lhs < rhs` at `node` in integers, when both sides can be computed exactly in them.
+  func integerComparison(at node: ExprID) -> LLVMValueRef? {
+    guard case .binary(_, let lhs, let rhs) = tree[node], integerBits(lhs) != nil, integerBits(rhs) != nil else {
+      return nil
+    }
+    return LLVMBuildICmp(builder.reference, LLVMIntSLT, emitInteger(lhs), emitInteger(rhs), "cmp")!
+  }
+
   /// The address of an element whose index was computed in integers (`emitInteger`): the
   /// bounds comparison alone, the index reported as the double it equals.
   func elementPointer(of array: Name, position: LLVMValueRef, node: ExprID) -> LLVMValueRef {

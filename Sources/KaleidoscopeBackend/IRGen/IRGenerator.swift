@@ -190,10 +190,15 @@ final class IRGenerator {
       LLVMBuildAlloca(builder.reference, local.valueKind == .number ? double : arrayType, tree.text(local.name) + ".addr")!
     }
     // Unused ones cost nothing: mem2reg drops them.
-    integerLocals = body.locals.map { local in
-      local.kind == .loopVariable ? LLVMBuildAlloca(builder.reference, int64, tree.text(local.name) + ".int")! : nil
+    let integral = indices.current.integralLocals
+    integerLocals = body.locals.enumerated().map { index, local in
+      local.kind == .loopVariable || integral.contains(Int32(index))
+        ? LLVMBuildAlloca(builder.reference, int64, tree.text(local.name) + ".int")! : nil
     }
     activeCounters = [:]
+    // An integral local's integer copy is kept with its double by every assignment
+    // (`storeIntegral`), so it is valid wherever the local is in scope.
+    for index in integral { activeCounters[index] = IRGenerator.exactBits - 1 }
   }
 
   /// The symbol of a function compiled for tiered execution.

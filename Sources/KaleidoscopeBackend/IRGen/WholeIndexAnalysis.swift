@@ -13,6 +13,9 @@ struct IndexFacts {
   /// What the body stores into arrays, by the global's `GlobalID.index` (nil: unknown); a
   /// store through an array parameter, which may be any global array, is under `-1`.
   var storedElements: [Int: WholeIndexAnalysis.Whole?] = [:]
+  /// The number locals that hold whole numbers below 2^52 throughout (by `LocalID.index`),
+  /// which the IR generator keeps in integers too.
+  var integralLocals: Set<Int32> = []
   /// False when the walk ran out of budget: then nothing is proved, and `storedElements`
   /// does not list every store.
   var isComplete = true
@@ -75,6 +78,8 @@ struct WholeIndexAnalysis {
   /// Bumped on each assignment to a local, so a store can tell whether its index variable
   /// changed while its value was evaluated.
   private var assignments: [Int]
+  /// What each local is given by each assignment, from the final walk of every loop.
+  private var assigned: [[Whole?]]
   /// False while a loop is walked towards its fixed point, when the facts are not yet final.
   private var recording = true
   private var steps = 0
@@ -94,6 +99,7 @@ struct WholeIndexAnalysis {
     defer { visited = analysis.steps }
     do {
       _ = try analysis.evaluate(body.body)
+      analysis.result.integralLocals = analysis.integralLocals(of: body)
       return analysis.result
     } catch {
       var nothing = IndexFacts()
@@ -124,6 +130,7 @@ struct WholeIndexAnalysis {
     arrayParameters = Set(
       body.locals.indices.filter { body.locals[$0].kind == .parameter && body.locals[$0].valueKind == .array })
     assignments = Array(repeating: 0, count: body.locals.count)
+    assigned = Array(repeating: [], count: body.locals.count)
     let parameters = body.function.map { program.functions[$0].arity } ?? 0
     for position in 0..<min(parameters, 64) where wholeParameters & (1 << position) != 0 {
       facts[position] = .counter
@@ -171,9 +178,20 @@ struct WholeIndexAnalysis {
 
   // MARK: - Locals
 
+  /// The `var` locals every assignment gives a whole number below 2^52 in magnitude: in
+  /// integers, they compute exactly what their doubles hold.
+  private func integralLocals(of body: CheckedBody) -> Set<Int32> {
+    Set(
+      body.locals.indices.filter { index in
+        body.locals[index].kind == .variable && body.locals[index].valueKind == .number && !assigned[index].isEmpty
+          && assigned[index].allSatisfy { ($0?.bits ?? 64) <= 52 }
+      }.map { Int32($0) })
+  }
+
   private mutating func assign(_ local: LocalID, _ fact: Whole?) {
     facts[Int(local.index)] = fact
     assignments[Int(local.index)] += 1
+    if recording { assigned[Int(local.index)].append(fact) }
   }
 
   private func local(_ id: ExprID) -> LocalID? {
