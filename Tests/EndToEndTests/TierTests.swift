@@ -146,6 +146,16 @@ struct TierTests {
     #expect(output.stderr.contains("interpreted: 1 function"), "\(output.stderr)")
   }
 
+  /// A small function that cannot run for long gets no module of its own however often it
+  /// is called: it is compiled into the module of the recursion that calls it.
+  @Test func aSmallHotFunctionIsCompiledOnlyIntoItsCallers() throws {
+    // `sq` is called twice as often as `sum`, so it gets hot first.
+    let program = "def sq(x) x * x\ndef sum(k) if k < 50 then sq(k) + sq(k) + sum(k + 1) else 0\nsum(0)\n"
+    let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-calls", "10"], program)
+    #expect(output.stdout == "80850\n")
+    #expect(output.stderr.contains("machine code: 2 functions, 0 loops (1 module,"), "\(output.stderr)")
+  }
+
   @Test func codeThatIsNotHotStaysInTheInterpreter() throws {
     let program = "def twice(x) x * 2\ntwice(1)\ntwice(2)\n"
     let output = try Self.run(["--stats"], program)

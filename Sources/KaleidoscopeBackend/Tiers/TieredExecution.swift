@@ -100,6 +100,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 
   public func called(_ function: FunctionID, times: Int) {
     guard times >= policy.hotCalls, !requested[Int(function.index)] else { return }
+    // A small function that cannot run for long is not worth a module of its own, whose
+    // compile would delay the loops queued after it: it is compiled into the module of
+    // each caller that gets hot (`newModule`), where LLVM inlines it.
+    guard !graph.isSmall[Int(function.index)] || graph.longRunning[Int(function.index)] else { return }
     let (functions, copies) = newModule(calling: [function])
     let slot = entries + Int(function.index)
     compile(functions, copies: copies, into: slot) { generator in
