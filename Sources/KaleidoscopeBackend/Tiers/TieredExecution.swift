@@ -39,8 +39,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// Iterations of each loop so far, and whether it was handed to the compiler.
   private var loopIterations: [Int]
   private var loopRequested: [Bool]
-  /// Functions handed to the compiler.
+  /// Functions handed to the compiler, and those whose own entry was.
   private var requested: [Bool]
+  private var entryRequested: [Bool]
   /// The compiler thread's queue, and its JIT.
   private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
   private var jit: JIT?
@@ -63,6 +64,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     entries = .allocate(capacity: max(1, functions))
     entries.initialize(repeating: nil, count: max(1, functions))
     requested = [Bool](repeating: false, count: functions)
+    entryRequested = requested
     let loops = program.tree.loopCount
     loopEntries = .allocate(capacity: max(1, loops))
     loopEntries.initialize(repeating: nil, count: max(1, loops))
@@ -104,6 +106,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // compile would delay the loops queued after it: it is compiled into the module of
     // each caller that gets hot (`newModule`), where LLVM inlines it.
     guard !graph.isSmall[Int(function.index)] || graph.longRunning[Int(function.index)] else { return }
+    entryRequested[Int(function.index)] = true
     let (functions, copies) = newModule(calling: [function])
     let slot = entries + Int(function.index)
     compile(functions, copies: copies, into: slot) { generator in
@@ -121,8 +124,13 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: LoopEntry.self) }
     if iterations > 0 { loopIterations[Int(index)] += loopReportInterval }
     guard loopIterations[Int(index)] >= policy.hotIterations, !loopRequested[Int(index)] else { return nil }
-    loopRequested[Int(index)] = true
     let checked = program.bodies[body]
+    // A function whose own code is on its way runs its loops there from its next call: a
+    // loop of it is compiled only for a long run in progress, not for many short ones.
+    if let function = checked.function, entryRequested[Int(function.index)], iterations < policy.hotIterations {
+      return nil
+    }
+    loopRequested[Int(index)] = true
     let (functions, copies) = newModule(calling: checked.callees)
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.

@@ -1,0 +1,48 @@
+import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
+import Testing
+
+@testable import KaleidoscopeBackend
+
+/// Which code tiered execution hands to the compiler, driven as the interpreter drives it:
+/// a loop reports at the start of a run and every `loopReportInterval` iterations, and
+/// tells the rest when the run ends. The compiles wait (`TierPolicy.waits`), so each
+/// decision shows at once in the statistics.
+@Suite("Tier policy")
+struct TierPolicyTests {
+  static let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in g = g + i\n0\n"
+
+  /// Many short runs make a loop hot; but when its function's own code is on its way, the
+  /// function's next call runs the loop in machine code anyway, and only a long run in
+  /// progress is worth a module of the loop's own.
+  @Test(arguments: [false, true])
+  func aLoopOfAFunctionOnItsWayIsCompiledOnlyForALongRun(functionRequested: Bool) throws {
+    let checked = Frontend.check(SourceFile(name: "policy.ks", text: Self.source))
+    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
+    let program = checked.program
+    let function = try #require(program.functions.ids.first { program.functions[$0].spelling == "f" })
+    let body = try #require(program.bodies.firstIndex { $0.function == function })
+    let loop = try #require(program.bodies[body].loops.first)
+    let interpreter = Interpreter(program: program, host: RuntimeHost())
+    let tiers = TieredExecution(
+      program: program, globals: interpreter.globals, options: CompileOptions(),
+      policy: TierPolicy(hotCalls: 1, hotIterations: 8, waits: true))
+    defer { tiers.finish() }
+    if functionRequested {
+      tiers.called(function, times: 1)
+      #expect(tiers.statistics.figures.functions == 1)
+    }
+    // Three runs of 3 iterations each: 9, past the 8 that make the loop hot.
+    for _ in 0..<3 {
+      #expect(tiers.loop(loop, of: body, iterations: 0) == nil)
+      tiers.loopEnded(loop, iterations: 3)
+    }
+    let atNextStart = tiers.loop(loop, of: body, iterations: 0)
+    #expect((atNextStart != nil) == !functionRequested)
+    #expect(tiers.statistics.figures.loops == (functionRequested ? 0 : 1))
+    guard functionRequested else { return }
+    // A run that has gone on for 8 iterations gets the loop's code.
+    #expect(tiers.loop(loop, of: body, iterations: 8) != nil)
+    #expect(tiers.statistics.figures.loops == 1)
+  }
+}
