@@ -101,6 +101,14 @@ public final class GlobalCells {
     set { addresses[Int(id.index)].pointee = newValue }
   }
 
+  /// Every cell's 16 bytes as they are now, by `GlobalID.index`.
+  public func snapshot() -> [(UInt64, UInt64)] {
+    (0..<count).map { index in
+      let cell = UnsafeRawPointer(addresses[index])
+      return (cell.load(as: UInt64.self), cell.load(fromByteOffset: 8, as: UInt64.self))
+    }
+  }
+
   /// The array global `id` holds now; nil while it holds none (its declaration has not run).
   func array(_ id: GlobalID) -> ArrayStorage? {
     let cell = address(of: id)

@@ -10,7 +10,9 @@ import Testing
 @Suite("Loop continuations")
 struct LoopContinuationTests {
   /// The continuation of the inner loop of `fill`, whose frame the interpreter passes in cells.
-  static func innerLoopContinuation(of source: String, assumesWholeFixedLocals: Bool = false) throws -> String {
+  static func innerLoopContinuation(
+    of source: String, assumesWholeFixedLocals: Bool = false, fixed: IRGenerator.FixedGlobals = .init()
+  ) throws -> String {
     let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
     try #require(!result.diagnostics.hasErrors)
     let program = result.program
@@ -21,11 +23,31 @@ struct LoopContinuationTests {
       let generator = IRGenerator(
         program: program, module: module, options: CompileOptions(optimization: .none),
         // The code is only read, never run: any address stands for a global's cell.
-        linking: .tiered(globalAddress: { 0x1000 + 16 * UInt($0.index) }, copies: []), unresolved: [])
+        linking: .tiered(globalAddress: { 0x1000 + 16 * UInt($0.index) }, copies: [], fixed: fixed), unresolved: [])
       generator.emitLoopContinuation(
         named: "tier.loop", loop: inner, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)
       return module.text
     }
+  }
+
+  /// Globals that can no longer change (`TieredExecution.fixedGlobals`) are constants: the
+  /// bound `N` and the grid's length and elements, as LLVM knows them in a whole program;
+  /// the others are read from their cells.
+  @Test func fixedGlobalsAreConstants() throws {
+    let source = "var N = 4, M = 4, grid[16]\ndef fill() for i = 0, i < N in for j = 0, j < M in grid[i * N + j] = j\nfill()\n"
+    var fixed = IRGenerator.FixedGlobals()
+    fixed.numbers[0] = 4
+    fixed.arrays[2] = (elements: 0x5000, count: 16)
+    let ir = try Self.innerLoopContinuation(of: source, fixed: fixed)
+    let checks = """
+      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+      CHECK-NOT: load double, ptr inttoptr (i64 4096 to ptr)
+      CHECK: load double, ptr inttoptr (i64 4112 to ptr)
+      CHECK-NOT: load {{.*}} inttoptr (i64 4128 to ptr)
+      CHECK: icmp ult i64 {{%[0-9]+}}, 16
+      CHECK: getelementptr inbounds double, ptr inttoptr (i64 20480 to ptr)
+      """
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
   }
 
   /// The counter of the loop around the one continued lives as an integer too: the index

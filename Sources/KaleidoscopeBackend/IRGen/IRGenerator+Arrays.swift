@@ -29,7 +29,7 @@ extension IRGenerator {
       let name = names.global(symbol.spelling)
       value = LLVMGetNamedGlobal(module.reference, name) ?? LLVMAddGlobal(module.reference, type, name)
       if names.definesGlobal(symbol.spelling) { LLVMSetInitializer(value, LLVMConstNull(type)) }
-    case .tiered(let address, _):
+    case .tiered(let address, _, _):
       value = LLVMConstIntToPtr(LLVMConstInt(int64, UInt64(address(id)), 0), pointer)
     }
     globals[Int(id.index)] = value
@@ -49,6 +49,24 @@ extension IRGenerator {
     aliasInfo.tag(elements, .arrayElements)
     aliasInfo.tag(count, .arrayCount)
     return (elements, count)
+  }
+
+  /// The value of a number global that can no longer change, in a tiered module.
+  func fixedValue(of global: GlobalID) -> Double? {
+    guard case .tiered(_, _, let fixed) = linking else { return nil }
+    return fixed.numbers[global.index]
+  }
+
+  /// An array variable's elements and count: constants for a global array that can no
+  /// longer change (`FixedGlobals`), else loaded from its storage.
+  func loadArray(of variable: VariableReference) -> (elements: LLVMValueRef, count: LLVMValueRef) {
+    if case .global(let global) = variable, case .tiered(_, _, let fixed) = linking,
+      let array = fixed.arrays[global.index]
+    {
+      let elements = LLVMConstIntToPtr(LLVMConstInt(int64, UInt64(array.elements), 0), pointer)!
+      return (elements, LLVMConstInt(int64, array.count, 0))
+    }
+    return loadArray(from: storage(of: variable))
   }
 
   /// Loads a number variable (a local's alloca or a global).
@@ -79,7 +97,7 @@ extension IRGenerator {
   /// keeps every access in bounds.
   func elementPointer(of array: Name, at index: LLVMValueRef, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
-    let (elements, count) = loadArray(from: storage(of: program.variable(of: node)))
+    let (elements, count) = loadArray(of: program.variable(of: node))
     let known = indices.current.wholeIndices[node]
     let converted =
       known == .nonNegative ? LLVMBuildFPToUI(b, index, int64, "")! : LLVMBuildFPToSI(b, index, int64, "")!

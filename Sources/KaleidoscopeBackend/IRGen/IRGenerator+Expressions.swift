@@ -13,7 +13,9 @@ extension IRGenerator {
     case .number(let value):
       return LLVMConstReal(double, value)
     case .variable:
-      return loadNumber(from: storage(of: program.variable(of: id)))
+      let variable = program.variable(of: id)
+      if case .global(let global) = variable, let value = fixedValue(of: global) { return LLVMConstReal(double, value) }
+      return loadNumber(from: storage(of: variable))
     case .unary(_, let operand):
       let value = emit(operand)
       if let callee = program.callee(of: id) { return call(callee, [value], site: id) }
@@ -62,7 +64,7 @@ extension IRGenerator {
       aliasInfo.tag(LLVMBuildStore(builder.reference, value, elementPointer(of: array, at: position, node: id)), .element)
       return value
     case .length:
-      let count = loadArray(from: storage(of: program.variable(of: id))).count
+      let count = loadArray(of: program.variable(of: id)).count
       return LLVMBuildUIToFP(builder.reference, count, double, "length")
     case .arrayLiteral, .string:
       preconditionFailure("sema allows literals only as array initialisers and arguments")
@@ -131,7 +133,7 @@ extension IRGenerator {
       }
       let array: (elements: LLVMValueRef, count: LLVMValueRef)
       if case .variable = tree[argument] {
-        array = loadArray(from: storage(of: program.variable(of: argument)))
+        array = loadArray(of: program.variable(of: argument))
       } else {
         array = makeArray(fromLiteral: argument, name: "literal", at: tree.start(of: argument))
         temporaries.append(array.elements)

@@ -140,11 +140,12 @@ extension IRGenerator {
       switch program.variable(of: id) {
       case .local(let local): return LLVMBuildLoad2(b, int64, integerLocals[Int(local.index)]!, "counter")
       case .global(let global):
+        if let value = fixedValue(of: global) { return LLVMConstInt(int64, UInt64(bitPattern: Int64(value)), 1) }
         // Known whole (0, or its literal initialiser), so the conversion is exact.
         return LLVMBuildFPToSI(b, loadNumber(from: storage(of: .global(global))), int64, "")
       }
     case .length:
-      return loadArray(from: storage(of: program.variable(of: id))).count
+      return loadArray(of: program.variable(of: id)).count
     case .unary(_, let operand):
       return LLVMBuildNeg(b, emitInteger(operand), "")
     case .binary(let op, let lhs, let rhs):
@@ -237,7 +238,7 @@ extension IRGenerator {
   /// bounds comparison alone, the index reported as the double it equals.
   func elementPointer(of array: Name, position: LLVMValueRef, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
-    let (elements, count) = loadArray(from: storage(of: program.variable(of: node)))
+    let (elements, count) = loadArray(of: program.variable(of: node))
     let ok = block("index.ok")
     let error = block("index.error")
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds"), ok, error)

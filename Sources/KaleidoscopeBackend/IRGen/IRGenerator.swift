@@ -25,8 +25,15 @@ final class IRGenerator {
     /// Tiered execution: a few functions at a time, each module calling the functions of
     /// earlier ones by their symbols (`tieredName`), except `copies`, compiled again here
     /// with internal linkage so that LLVM can inline them; the globals are the
-    /// interpreter's cells, at the addresses given.
-    case tiered(globalAddress: (GlobalID) -> UInt, copies: Set<FunctionID>)
+    /// interpreter's cells, at the addresses given, except those `fixed` has as constants.
+    case tiered(globalAddress: (GlobalID) -> UInt, copies: Set<FunctionID>, fixed: FixedGlobals = FixedGlobals())
+  }
+
+  /// The globals of a running program that can no longer change, by `GlobalID.index`:
+  /// numbers, and the `{ elements, count }` of arrays (`TieredExecution.fixedGlobals`).
+  struct FixedGlobals {
+    var numbers: [Int32: Double] = [:]
+    var arrays: [Int32: (elements: UInt, count: UInt64)] = [:]
   }
 
   /// How the REPL's modules name what they share.
@@ -169,7 +176,7 @@ final class IRGenerator {
       if !exported { LLVMSetLinkage(value, LLVMInternalLinkage) }
     case (.defined, .interactive(let names)):
       value = LLVMAddFunction(module.reference, names.definition(id), type)
-    case (.defined, .tiered(_, let copies)):
+    case (.defined, .tiered(_, let copies, _)):
       value = LLVMAddFunction(module.reference, Self.tieredName(symbol.spelling), type)
       if copies.contains(id) { LLVMSetLinkage(value, LLVMInternalLinkage) }
     }

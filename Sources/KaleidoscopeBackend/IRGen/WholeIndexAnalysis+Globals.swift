@@ -103,6 +103,28 @@ extension WholeIndexAnalysis {
     }
   }
 
+  /// The value each number global declared with a literal initialiser, or none, holds once
+  /// its declaration has run (0 with none), by `GlobalID.index`.
+  static func literalInitializers(of program: CheckedProgram) -> [Int32: Double] {
+    let tree = program.tree
+    var values: [Int32: Double] = [:]
+    for item in tree.items {
+      guard case .globals(let root) = item, case .globalDeclaration(let index) = tree[root] else { continue }
+      for binding in tree.bindings(tree.globalDeclaration(index)) {
+        guard case .number(let initializer) = binding.value, let global = program.globals.lookup(binding.name) else {
+          continue
+        }
+        if let initializer {
+          guard case .number(let literal) = tree[initializer] else { continue }
+          values[global.index] = literal
+        } else {
+          values[global.index] = 0
+        }
+      }
+    }
+    return values
+  }
+
   /// What is known of each number global (see `stableGlobals`); nil for the arrays.
   private static func numberGlobals(of program: CheckedProgram) -> [Whole?] {
     let tree = program.tree

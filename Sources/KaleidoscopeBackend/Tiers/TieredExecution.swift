@@ -48,6 +48,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), computed once
   /// on the compiler thread for every module of the run rather than once per module.
   private var stableGlobals: [WholeIndexAnalysis.Whole?]?
+  /// The literal initialisers of the number globals that nothing assigns, made with
+  /// `stableGlobals`: once a declaration has run, its global holds that value for good.
+  private var fixedCandidates: [Int32: Double] = [:]
   /// Set when the program has ended: queued compiles are then skipped.
   private let finished = Atomic<Bool>(false)
 
@@ -183,10 +186,12 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     waits: Bool = false, entry: @escaping @Sendable (IRGenerator) -> String
   ) {
     let slot = EntrySlot(pointer: slot)
+    // Read here, on the interpreter's thread: a declaration that has run by now is over.
+    let cells = GlobalSnapshot(cells: globals.snapshot())
     let work: @Sendable () -> Void = { [self] in
       guard !finished.load(ordering: .acquiring) else { return }
       let address = LargeStack.run(size: Self.compilerStack) {
-        build(functions, copies: copies, loops: loops, entry: entry)
+        build(functions, copies: copies, loops: loops, globalsThen: cells.cells, entry: entry)
       }
       if let address { ks_tier_store_entry(slot.pointer, address) }  // else: it stays interpreted
     }
@@ -202,10 +207,29 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     return made
   }
 
+  /// The globals that can no longer change, from their cells when the compile was asked
+  /// for. A file's global is declared once, and until then holds 0 (an array: an empty
+  /// one). An array's `{ elements, count }` is never written after its declaration, so one
+  /// with elements is fixed (one of length 0 is left alone). A number that nothing assigns
+  /// holds its literal initialiser after its declaration (0 without one), so if it holds
+  /// it, it is fixed. The module has them as constants, as LLVM has them in a whole
+  /// program, where it sees the one store.
+  private func fixedGlobals(_ cells: [(UInt64, UInt64)]) -> IRGenerator.FixedGlobals {
+    var fixed = IRGenerator.FixedGlobals()
+    for (index, literal) in fixedCandidates where cells[Int(index)].0 == literal.bitPattern {
+      fixed.numbers[index] = literal
+    }
+    for (index, symbol) in program.globals.symbols.enumerated() where symbol.kind == .array && cells[index].1 != 0 {
+      fixed.arrays[Int32(index)] = (UInt(cells[index].0), cells[index].1)
+    }
+    return fixed
+  }
+
   /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with the entry that `entry`
   /// emits (returning its name); nil if LLVM failed.
   private func build(
-    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, entry: (IRGenerator) -> String
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, globalsThen: [(UInt64, UInt64)],
+    entry: (IRGenerator) -> String
   ) -> UnsafeMutableRawPointer? {
     let start = DispatchTime.now().uptimeNanoseconds
     defer {
@@ -218,11 +242,14 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       module.configure(for: jit.machine)
       let globals = self.globals
       if stableGlobals == nil {
-        stableGlobals = WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics)
+        let stable = WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics)
+        stableGlobals = stable
+        fixedCandidates = WholeIndexAnalysis.literalInitializers(of: program).filter { stable[Int($0.key)] != nil }
       }
       let generator = IRGenerator(
         program: program, module: module, options: options,
-        linking: .tiered(globalAddress: { UInt(bitPattern: globals.address(of: $0)) }, copies: copies),
+        linking: .tiered(
+          globalAddress: { UInt(bitPattern: globals.address(of: $0)) }, copies: copies, fixed: fixedGlobals(globalsThen)),
         unresolved: unresolved, stableGlobals: stableGlobals)
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let name = entry(generator)
@@ -235,6 +262,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       return nil
     }
   }
+}
+
+/// The globals' cells as the interpreter's thread read them, handed to the compiler thread.
+private struct GlobalSnapshot: @unchecked Sendable {
+  let cells: [(UInt64, UInt64)]
 }
 
 /// A slot of an entry table, handed to the compiler thread, which writes it atomically.
