@@ -45,4 +45,37 @@ struct TierPolicyTests {
     #expect(tiers.loop(loop, of: body, iterations: 8) != nil)
     #expect(tiers.statistics.figures.loops == 1)
   }
+
+  static let nest = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in for j = 0, j < 3 in g = g + j\n0\n"
+
+  /// An inner loop hot from many short runs has the loop around it compiled instead (it is
+  /// entered at its next iteration, with the inner one inside); one hot within a long run
+  /// is compiled itself.
+  @Test(arguments: [false, true])
+  func aLoopOfShortRunsHasTheLoopAroundItCompiled(shortRuns: Bool) throws {
+    let checked = Frontend.check(SourceFile(name: "nest.ks", text: Self.nest))
+    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
+    let program = checked.program
+    let body = try #require(program.bodies.firstIndex { $0.function != nil && $0.hasLoop })
+    let outer = program.bodies[body].loops[0]
+    let inner = program.bodies[body].loops[1]
+    let interpreter = Interpreter(program: program, host: RuntimeHost())
+    let tiers = TieredExecution(
+      program: program, globals: interpreter.globals, options: CompileOptions(),
+      policy: TierPolicy(hotCalls: 1000, hotIterations: 8, waits: true))
+    defer { tiers.finish() }
+    if shortRuns {
+      for _ in 0..<3 {
+        #expect(tiers.loop(inner, of: body, iterations: 0) == nil)
+        tiers.loopEnded(inner, iterations: 3)
+      }
+      #expect(tiers.loop(inner, of: body, iterations: 0) == nil)
+      #expect(tiers.loop(outer, of: body, iterations: 0) != nil)
+    } else {
+      #expect(tiers.loop(inner, of: body, iterations: 0) == nil)
+      #expect(tiers.loop(inner, of: body, iterations: 8) != nil)
+      #expect(tiers.loop(outer, of: body, iterations: 0) == nil)
+    }
+    #expect(tiers.statistics.figures.loops == 1)
+  }
 }

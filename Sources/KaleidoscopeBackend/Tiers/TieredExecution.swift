@@ -39,6 +39,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// Iterations of each loop so far, and whether it was handed to the compiler.
   private var loopIterations: [Int]
   private var loopRequested: [Bool]
+  /// Runs of each loop that ended in the interpreter.
+  private var loopRuns: [Int]
+  /// The most iterations a loop's runs may average for it to count as running short.
+  static let shortRun = 100
   /// Functions handed to the compiler, and those whose own entry was.
   private var requested: [Bool]
   private var entryRequested: [Bool]
@@ -72,6 +76,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopEntries = .allocate(capacity: max(1, loops))
     loopEntries.initialize(repeating: nil, count: max(1, loops))
     loopIterations = [Int](repeating: 0, count: loops)
+    loopRuns = loopIterations
     loopRequested = [Bool](repeating: false, count: loops)
     unresolved = Set(
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
@@ -134,16 +139,34 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       return nil
     }
     loopRequested[Int(index)] = true
+    // A loop hot from many short runs gains little from machine code of its own: entering
+    // it costs about what a short run saves, and the loop around stays interpreted. The
+    // loop around is compiled instead, with it inside, and entered at the top of its next
+    // iteration.
+    var target = node
+    if loopRuns[Int(index)] > 0, loopIterations[Int(index)] / loopRuns[Int(index)] < Self.shortRun,
+      let outer = nearestEnclosingLoop(of: node, in: checked), case .loop(let outerIndex) = program.tree[outer]
+    {
+      guard !loopRequested[Int(outerIndex)] else { return nil }
+      loopRequested[Int(outerIndex)] = true
+      target = outer
+    }
     let (functions, copies) = newModule(calling: checked.callees)
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
-    compileLoop(node, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: true)
+    compileLoop(target, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: true)
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
   public func loopEnded(_ node: ExprID, iterations: Int) {
     guard case .loop(let index) = program.tree[node] else { return }
     loopIterations[Int(index)] += iterations % loopReportInterval
+    loopRuns[Int(index)] += 1
+  }
+
+  /// The innermost loop of `body` around `node`, if any.
+  private func nearestEnclosingLoop(of node: ExprID, in body: CheckedBody) -> ExprID? {
+    body.loops.last { $0 != node && program.tree.contains(node, under: $0) }
   }
 
   /// The loop's code assumed a parameter whole that is not: the interpreter goes on while
