@@ -10,6 +10,17 @@ import Testing
 /// decision shows at once in the statistics.
 @Suite("Tier policy")
 struct TierPolicyTests {
+  /// The checked `source`, and tiers for it that make a loop hot at 8 iterations.
+  static func tiers(of source: String, hotCalls: Int) throws -> (CheckedProgram, TieredExecution) {
+    let checked = Frontend.check(SourceFile(name: "policy.ks", text: source))
+    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
+    let interpreter = Interpreter(program: checked.program, host: RuntimeHost())
+    let tiers = TieredExecution(
+      program: checked.program, globals: interpreter.globals, options: CompileOptions(),
+      policy: TierPolicy(hotCalls: hotCalls, hotIterations: 8, waits: true))
+    return (checked.program, tiers)
+  }
+
   static let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in g = g + i\n0\n"
 
   /// Many short runs make a loop hot; but when its function's own code is on its way, the
@@ -17,17 +28,11 @@ struct TierPolicyTests {
   /// progress is worth a module of the loop's own.
   @Test(arguments: [false, true])
   func aLoopOfAFunctionOnItsWayIsCompiledOnlyForALongRun(functionRequested: Bool) throws {
-    let checked = Frontend.check(SourceFile(name: "policy.ks", text: Self.source))
-    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
-    let program = checked.program
+    let (program, tiers) = try Self.tiers(of: Self.source, hotCalls: 1)
+    defer { tiers.finish() }
     let function = try #require(program.functions.ids.first { program.functions[$0].spelling == "f" })
     let body = try #require(program.bodies.firstIndex { $0.function == function })
     let loop = try #require(program.bodies[body].loops.first)
-    let interpreter = Interpreter(program: program, host: RuntimeHost())
-    let tiers = TieredExecution(
-      program: program, globals: interpreter.globals, options: CompileOptions(),
-      policy: TierPolicy(hotCalls: 1, hotIterations: 8, waits: true))
-    defer { tiers.finish() }
     if functionRequested {
       tiers.called(function, times: 1)
       #expect(tiers.statistics.figures.functions == 1)
@@ -53,17 +58,11 @@ struct TierPolicyTests {
   /// is compiled itself.
   @Test(arguments: [false, true])
   func aLoopOfShortRunsHasTheLoopAroundItCompiled(shortRuns: Bool) throws {
-    let checked = Frontend.check(SourceFile(name: "nest.ks", text: Self.nest))
-    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
-    let program = checked.program
+    let (program, tiers) = try Self.tiers(of: Self.nest, hotCalls: 1000)
+    defer { tiers.finish() }
     let body = try #require(program.bodies.firstIndex { $0.function != nil && $0.hasLoop })
     let outer = program.bodies[body].loops[0]
     let inner = program.bodies[body].loops[1]
-    let interpreter = Interpreter(program: program, host: RuntimeHost())
-    let tiers = TieredExecution(
-      program: program, globals: interpreter.globals, options: CompileOptions(),
-      policy: TierPolicy(hotCalls: 1000, hotIterations: 8, waits: true))
-    defer { tiers.finish() }
     if shortRuns {
       for _ in 0..<3 {
         #expect(tiers.loop(inner, of: body, iterations: 0) == nil)

@@ -129,19 +129,10 @@ extension WholeIndexAnalysis {
   private static func numberGlobals(of program: CheckedProgram) -> [Whole?] {
     let tree = program.tree
     var globals = [Whole?](repeating: nil, count: program.globals.symbols.count)
-    for item in tree.items {
-      guard case .globals(let root) = item, case .globalDeclaration(let index) = tree[root] else { continue }
-      for binding in tree.bindings(tree.globalDeclaration(index)) {
-        guard case .number(let initializer) = binding.value, let global = program.globals.lookup(binding.name) else {
-          continue
-        }
-        // No initialiser: 0. A literal: its fact. Anything else: unknown.
-        var value = Self.literal(0)
-        if let initializer {
-          if case .number(let literal) = tree[initializer] { value = Self.literal(literal) } else { value = nil }
-        }
-        globals[Int(global.index)] = join(value, Self.literal(0))
-      }
+    // A literal initialiser, or none (0): its fact, and 0 before the declaration runs.
+    // Anything else: unknown.
+    for (index, value) in literalInitializers(of: program) {
+      globals[Int(index)] = join(Self.literal(value), Self.literal(0))
     }
     for index in 0..<tree.exprCount {
       guard case .assign(let target, _) = tree[ExprID(index: Int32(index))],
