@@ -223,13 +223,13 @@ extension IRGenerator {
     case .whileLoop:
       break
     }
-    emitIterations(of: loop, at: node)
+    emitIterations(of: loop, at: node, fromStart: true)
     return LLVMConstReal(double, 0)
   }
 
-  /// A loop's iterations, from the top of one (where tiered execution's on-stack
-  /// replacement enters, `emitLoopContinuation`), to the block after the loop.
-  func emitIterations(of loop: Loop, at node: ExprID) {
+  /// A loop's iterations, from its start or from the top of one (where tiered execution's
+  /// on-stack replacement enters, `emitLoopContinuation`), to the block after the loop.
+  func emitIterations(of loop: Loop, at node: ExprID, fromStart: Bool = false) {
     let b = builder.reference
     switch loop {
     case .forLoop(let parts):
@@ -239,7 +239,7 @@ extension IRGenerator {
       switch options.forSemantics {
       case .current:
         // i = start; while end != 0 { body; i = i + step }
-        let integerStep = startIntegerCounter(of: parts, variable: local)
+        let integerStep = startIntegerCounter(of: parts, variable: local, fromStart: fromStart)
         let test = integerStep != nil ? { self.integerLoopTest(parts) } : { self.truth(self.emit(parts.end), "loopcond") }
         emitPreTestedLoop(test: test) {
           _ = self.emit(parts.body)

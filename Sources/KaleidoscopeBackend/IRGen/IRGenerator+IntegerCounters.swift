@@ -164,12 +164,20 @@ extension IRGenerator {
   /// Starts the integer copy of a qualifying loop's counter from its double (a whole number
   /// at the top of an iteration, where on-stack replacement enters too); returns the step to
   /// add to it with the double's, or nil when the loop does not qualify.
-  func startIntegerCounter(of loop: ForLoop, variable: LocalID) -> Int64? {
+  ///
+  /// A loop entered from its start (`fromStart`) computes the copy from the start
+  /// expression in integers, which it qualifies only by being: `j = i + 1` is then `i`'s
+  /// integer plus one, which LLVM knows is at least 1 and can compare with `i`'s bounds,
+  /// where a conversion of a double would tell it nothing (and `i`'s double may go unused).
+  func startIntegerCounter(of loop: ForLoop, variable: LocalID, fromStart: Bool = false) -> Int64? {
     guard let bits = integerCounterBits(loop, variable: variable), let shadow = integerLocals[Int(variable.index)] else {
       return nil
     }
     let b = builder.reference
-    LLVMBuildStore(b, LLVMBuildFPToSI(b, loadNumber(from: locals[Int(variable.index)]), int64, "")!, shadow)
+    let start =
+      fromStart
+      ? emitInteger(loop.start) : LLVMBuildFPToSI(b, loadNumber(from: locals[Int(variable.index)]), int64, "")!
+    LLVMBuildStore(b, start, shadow)
     activeCounters[variable.index] = bits
     if let step = loop.step, case .number(let value) = tree[step] { return Int64(value) }
     return 1
