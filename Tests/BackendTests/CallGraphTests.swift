@@ -50,6 +50,27 @@ struct CallGraphTests {
     #expect(names(graph.closure(of: [Self.id("usesExtern", in: program)]) { _ in false }) == ["usesExtern"])
   }
 
+  /// A loop's module needs what the loop calls, not what the rest of its body does: in
+  /// `def f(n) big(n) : for ...`, `big` stays out of the loop's module.
+  @Test func aLoopCallsOnlyWhatIsUnderIt() throws {
+    let source = """
+      def binary : 1 (x y) y
+      def big(n) n * 2
+      def leaf(x) x + 1
+      def f(n) big(n) : (for i = 0, i < n in leaf(i) + -i) : sin(n)
+      extern sin(x)
+      0
+      """
+    let checked = Frontend.check(SourceFile(name: "loop.ks", text: source))
+    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
+    let program = checked.program
+    let body = try #require(program.bodies.first { $0.function == Self.id("f", in: program) })
+    let names = { (ids: [FunctionID]) in Set(ids.map { program.functions[$0].spelling }) }
+    let graph = CallGraph(program)
+    #expect(names(graph.callees(under: body.loops[0])) == ["leaf"])
+    #expect(names(graph.callees(under: body.body)) == ["binary:", "big", "leaf", "sin"])
+  }
+
   @Test func smallFunctionsAreThoseUpToTheSizeLimit() throws {
     let body = String(repeating: "x + ", count: CallGraph.smallFunctionSize / 4) + "x"
     let checked = Frontend.check(SourceFile(name: "size.ks", text: "def small(x) x\ndef big(x) \(body)\n"))

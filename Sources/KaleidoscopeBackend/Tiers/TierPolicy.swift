@@ -73,6 +73,31 @@ struct CallGraph {
     return found.sorted()
   }
 
+  /// The functions the code under `node` calls, without repeats: what a module with only
+  /// that code needs, where its body may call much more.
+  func callees(under node: ExprID) -> [FunctionID] {
+    var found: [FunctionID] = []
+    var work = [SyntaxNode(.expr(node))]
+    while let next = work.popLast() {
+      if case .expr(let id) = next.reference, calls(id), let callee = program.callee(of: id), !found.contains(callee) {
+        found.append(callee)
+      }
+      work += program.tree.children(of: next)
+    }
+    return found
+  }
+
+  /// Whether the node is one that may call a function (what `CheckedProgram.callee(of:)`
+  /// answers for; other nodes keep other resolutions).
+  private func calls(_ id: ExprID) -> Bool {
+    switch program.tree[id] {
+    case .call, .unary, .binary: true
+    case .number, .variable, .assign, .ifElse, .loop, .varIn, .element, .storeElement, .length, .arrayLiteral, .string,
+      .globalDeclaration, .error:
+      false
+    }
+  }
+
   /// Which functions lie on a cycle of calls (Tarjan's strongly connected components, walked
   /// with an explicit stack: call chains can be long).
   private static func functionsInCycles(_ definitions: [CheckedBody?]) -> [Bool] {

@@ -151,7 +151,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       loopRequested[Int(outerIndex)] = true
       target = outer
     }
-    let (functions, copies) = newModule(calling: checked.callees)
+    let (functions, copies) = newModule(calling: graph.callees(under: target))
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
     compileLoop(target, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: true)
@@ -176,7 +176,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     guard case .loop(let index) = program.tree[node] else { return }
     ks_tier_store_entry(loopEntries + Int(index), nil)
     let checked = program.bodies[body]
-    let (functions, copies) = newModule(calling: checked.callees)
+    let (functions, copies) = newModule(calling: graph.callees(under: node))
     compileLoop(node, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: false)
   }
 
