@@ -37,6 +37,9 @@ public protocol CompiledCode: AnyObject {
   /// `loop` saw only every `loopReportInterval`-th; the rest count toward making it hot too,
   /// so that a loop of short runs, nested in another, becomes hot as a long one does.
   func loopEnded(_ node: ExprID, iterations: Int)
+  /// The top-level body at `body` (an index in `program.bodies`) starts: those before it
+  /// have run, and their code will not run again.
+  func starting(topLevel body: Int)
 }
 
 /// The machine-code form of a function for the interpreter: it takes the arguments as

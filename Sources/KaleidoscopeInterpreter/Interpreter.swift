@@ -172,6 +172,7 @@ public final class Interpreter {
       ks_runtime_init()
       stackLimit = Self.stackPointer() - UInt(Self.stackSize - Self.stackReserve)
       for (index, body) in program.bodies.enumerated() where body.function == nil {
+        compiledCode?.starting(topLevel: index)
         let value = try evaluateBody(Frame(body, index: index))
         if printValues, case .topLevel = body.kind { host.printValue(value) }
       }

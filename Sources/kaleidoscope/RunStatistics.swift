@@ -36,7 +36,8 @@ struct RunStatistics {
       if let figures = tiers?.figures {
         lines.append(
           "machine code: \(Self.count(figures.functions, "function")), \(Self.count(figures.loops, "loop")) "
-            + "(\(Self.count(figures.modules, "module")), \(milliseconds(figures.nanoseconds)) on the compiler thread)")
+            + "(\(Self.count(figures.modules, "module"))\(figures.modulesAhead > 0 ? ", \(figures.modulesAhead) compiled ahead" : ""), "
+            + "\(milliseconds(figures.nanoseconds)) on the compiler thread)")
         lines.append(
           "interpreted: \(Self.count(figures.interpretedFunctions, "function")) (called at least once), "
             + "\(Self.count(figures.interpretedLoopIterations, "loop iteration"))")

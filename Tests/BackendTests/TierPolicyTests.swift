@@ -7,18 +7,53 @@ import Testing
 /// Which code tiered execution hands to the compiler, driven as the interpreter drives it:
 /// a loop reports at the start of a run and every `loopReportInterval` iterations, and
 /// tells the rest when the run ends. The compiles wait (`TierPolicy.waits`), so each
-/// decision shows at once in the statistics.
+/// decision shows at once in the statistics; those of compiling ahead, which happens only
+/// in the background, are waited for (`waitUntilIdle`).
 @Suite("Tier policy")
 struct TierPolicyTests {
   /// The checked `source`, and tiers for it that make a loop hot at 8 iterations.
-  static func tiers(of source: String, hotCalls: Int) throws -> (CheckedProgram, TieredExecution) {
+  static func tiers(of source: String, hotCalls: Int, waits: Bool = true) throws -> (CheckedProgram, TieredExecution) {
     let checked = Frontend.check(SourceFile(name: "policy.ks", text: source))
     try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
     let interpreter = Interpreter(program: checked.program, host: RuntimeHost())
     let tiers = TieredExecution(
       program: checked.program, globals: interpreter.globals, options: CompileOptions(),
-      policy: TierPolicy(hotCalls: hotCalls, hotIterations: 8, waits: true))
+      policy: TierPolicy(hotCalls: hotCalls, hotIterations: 8, waits: waits))
     return (checked.program, tiers)
+  }
+
+  static let phases = """
+    def binary : 1 (x y) y
+    var g = 0
+    def long(n) for k = 0, k < n in g = g + k
+    def short(x) x + 1
+    for i = 0, i < 100 in g = g + i
+    for j = 0, j < 100 in g = short(g)
+    for m = 0, m < 100 in g = long(m)
+    """
+
+  /// Once the compiler has nothing to do, it compiles the loops outside any nest that the
+  /// program has not reached, in the order it reaches them: a loop that starts later finds its code at
+  /// its first iteration. Loops of top-level code that has run are passed over, and so is
+  /// a loop calling code that can run long (`long` gets its own, as a loop of its own).
+  @Test(arguments: [false, true])
+  func loopsTheProgramHasNotReachedAreCompiledAhead(pastTheSecond: Bool) throws {
+    let (program, tiers) = try Self.tiers(of: Self.phases, hotCalls: 1000, waits: false)
+    defer { tiers.finish() }
+    let topLevel = program.bodies.indices.filter { program.bodies[$0].function == nil && program.bodies[$0].hasLoop }
+    try #require(topLevel.count == 3)
+    let long = try #require(program.bodies.firstIndex { $0.function != nil && $0.hasLoop })
+    let loop = { (body: Int) in program.bodies[body].loops[0] }
+    tiers.starting(topLevel: topLevel[0])
+    #expect(tiers.loop(loop(topLevel[0]), of: topLevel[0], iterations: 0) == nil)
+    if pastTheSecond { tiers.starting(topLevel: topLevel[2]) }
+    // Hot within its run: compiled now, and then the rest ahead.
+    _ = tiers.loop(loop(topLevel[0]), of: topLevel[0], iterations: 8)
+    tiers.waitUntilIdle()
+    #expect(tiers.statistics.figures.modulesAhead == (pastTheSecond ? 1 : 2))
+    #expect((tiers.loop(loop(topLevel[1]), of: topLevel[1], iterations: 0) != nil) == !pastTheSecond)
+    #expect(tiers.loop(loop(topLevel[2]), of: topLevel[2], iterations: 0) == nil)
+    #expect(tiers.loop(loop(long), of: long, iterations: 0) != nil)
   }
 
   static let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in g = g + i\n0\n"

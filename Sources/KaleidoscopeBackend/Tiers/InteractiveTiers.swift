@@ -90,4 +90,5 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
 
   func loopMissed(_ node: ExprID, of body: Int) {}
   func loopEnded(_ node: ExprID, iterations: Int) {}
+  func starting(topLevel body: Int) {}
 }

@@ -98,6 +98,39 @@ struct CallGraph {
     }
   }
 
+  /// The loops that are not part of a nest (no loop of their body is around them or inside
+  /// them) in the bodies running the program can reach, in the order it is likely to reach
+  /// them, each with the index of its body in `program.bodies` and of the top-level body
+  /// that reaches it first: each top-level body in source order, followed by the functions
+  /// it can call, depth first in the order of its calls. Tiered execution compiles them
+  /// ahead, in this order, while its compiler has nothing else to do. A nest is left to get
+  /// hot: the inner loops of one running in the interpreter would take the compiler from the
+  /// loop around them, which it is about to ask for.
+  func singleLoopsInRunOrder() -> [(topLevel: Int, body: Int, loop: ExprID)] {
+    var bodyIndex: [FunctionID: Int] = [:]
+    for (index, body) in program.bodies.enumerated() {
+      if let function = body.function { bodyIndex[function] = index }
+    }
+    var order: [(topLevel: Int, body: Int)] = []
+    var seen = Set<Int>()
+    for (index, body) in program.bodies.enumerated() where body.function == nil {
+      var work = [index]
+      while let next = work.popLast() {
+        guard seen.insert(next).inserted else { continue }
+        order.append((index, next))
+        work += program.bodies[next].callees.reversed().compactMap { bodyIndex[$0] }
+      }
+    }
+    let tree = program.tree
+    return order.flatMap { topLevel, index in
+      let loops = program.bodies[index].loops
+      let single = loops.filter { loop in
+        !loops.contains { $0 != loop && (tree.contains($0, under: loop) || tree.contains(loop, under: $0)) }
+      }
+      return single.map { (topLevel, index, $0) }
+    }
+  }
+
   /// Which functions lie on a cycle of calls (Tarjan's strongly connected components, walked
   /// with an explicit stack: call chains can be long).
   private static func functionsInCycles(_ definitions: [CheckedBody?]) -> [Bool] {

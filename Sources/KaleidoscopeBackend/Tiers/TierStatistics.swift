@@ -7,6 +7,8 @@ public final class TierStatistics: Sendable {
   public struct Figures: Sendable {
     /// Modules compiled, and the functions and loops in them.
     public var modules = 0
+    /// Modules of loops compiled ahead, before the program reached them.
+    public var modulesAhead = 0
     public var functions = 0
     public var loops = 0
     /// Time spent compiling on the compiler thread.
@@ -23,9 +25,10 @@ public final class TierStatistics: Sendable {
 
   public var figures: Figures { state.withLock { $0 } }
 
-  func recordCompile(functions: Int, loops: Int, nanoseconds: UInt64) {
+  func recordCompile(functions: Int, loops: Int, ahead: Bool, nanoseconds: UInt64) {
     state.withLock {
       $0.modules += 1
+      if ahead { $0.modulesAhead += 1 }
       $0.functions += functions
       $0.loops += loops
       $0.nanoseconds += nanoseconds

@@ -16,9 +16,15 @@ import Synchronization
 /// (`GlobalCells`), so both tiers see one state. Modules are compiled one at a time, in the
 /// order they were asked for, so a module's calls to functions of earlier ones find them.
 ///
-/// Two threads use it: the counts and `requested` are the interpreter's alone, the JIT the
-/// compiler queue's alone; they share only the entry slots (atomic) and `statistics`
-/// (locked).
+/// While the compiler has nothing to do, it compiles ahead the loops outside any nest that
+/// the program has not reached yet, in the order it is likely to reach them
+/// (`CallGraph.singleLoopsInRunOrder`): a loop that starts after the compile finds its code
+/// at its first iteration, where it would otherwise wait for a compile of its own while the
+/// interpreter crawls through it.
+///
+/// Two threads use it: the counts are the interpreter's alone, the JIT the compiler
+/// queue's alone; they share the entry slots (atomic), what was handed to the compiler
+/// (`requests`, locked, since compiling ahead marks it too) and `statistics` (locked).
 public final class TieredExecution: CompiledCode, @unchecked Sendable {
   public let entries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   public var reportInterval: Int { policy.hotCalls }
@@ -36,16 +42,25 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private let unresolved: Set<String>
   /// Each loop's code, by its index among the tree's loops, once compiled.
   private let loopEntries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-  /// Iterations of each loop so far, and whether it was handed to the compiler.
+  /// Iterations of each loop so far.
   private var loopIterations: [Int]
-  private var loopRequested: [Bool]
-  /// Runs of each loop that ended in the interpreter.
+  /// Runs of each loop that ended in the interpreter, whether one has started, and whether
+  /// the loop is known to be handed to the compiler (a copy of `requests.loops`, kept up to
+  /// date when the interpreter asks, which then asks no more).
   private var loopRuns: [Int]
+  private var loopStarted: [Bool]
+  private var loopHandedOver: [Bool]
+  /// Functions whose own entry was handed to the compiler (`requests.entries`, which only
+  /// the interpreter's thread sets).
+  private var entryRequested: [Bool]
   /// The most iterations a loop's runs may average for it to count as running short.
   static let shortRun = 100
-  /// Functions handed to the compiler, and those whose own entry was.
-  private var requested: [Bool]
-  private var entryRequested: [Bool]
+  /// What was handed to the compiler, by the interpreter or by compiling ahead.
+  private let requests: Mutex<Requests>
+  /// The loops to compile ahead, in order (`CallGraph.singleLoopsInRunOrder`).
+  private let aheadOfTime: [(topLevel: Int, body: Int, loop: ExprID)]
+  /// Compiles queued or in progress.
+  private let pending = Atomic<Int>(0)
   /// The compiler thread's queue, and its JIT.
   private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
   private var jit: JIT?
@@ -70,14 +85,16 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     let functions = program.functions.symbols.count
     entries = .allocate(capacity: max(1, functions))
     entries.initialize(repeating: nil, count: max(1, functions))
-    requested = [Bool](repeating: false, count: functions)
-    entryRequested = requested
     let loops = program.tree.loopCount
+    requests = Mutex(Requests(functions: functions, loops: loops))
     loopEntries = .allocate(capacity: max(1, loops))
     loopEntries.initialize(repeating: nil, count: max(1, loops))
     loopIterations = [Int](repeating: 0, count: loops)
     loopRuns = loopIterations
-    loopRequested = [Bool](repeating: false, count: loops)
+    loopStarted = [Bool](repeating: false, count: loops)
+    loopHandedOver = loopStarted
+    entryRequested = [Bool](repeating: false, count: functions)
+    aheadOfTime = policy.waits ? [] : graph.singleLoopsInRunOrder()
     unresolved = Set(
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
     // A program that may well need the compiler has it made while the interpreter starts.
@@ -106,16 +123,26 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     compiler.sync {}
   }
 
+  /// Waits until nothing is queued or compiling, compiles ahead included (for tests).
+  func waitUntilIdle() {
+    repeat { compiler.sync {} } while pending.load(ordering: .acquiring) > 0
+  }
+
   // MARK: - CompiledCode
 
   public func called(_ function: FunctionID, times: Int) {
-    guard times >= policy.hotCalls, !requested[Int(function.index)] else { return }
+    guard times >= policy.hotCalls else { return }
     // A small function that cannot run for long is not worth a module of its own, whose
     // compile would delay the loops queued after it: it is compiled into the module of
     // each caller that gets hot (`newModule`), where LLVM inlines it.
     guard !graph.isSmall[Int(function.index)] || graph.longRunning[Int(function.index)] else { return }
-    entryRequested[Int(function.index)] = true
-    let (functions, copies) = newModule(calling: [function])
+    let module = requests.withLock { requests -> (functions: [FunctionID], copies: Set<FunctionID>)? in
+      guard !requests.functions[Int(function.index)] else { return nil }
+      requests.entries[Int(function.index)] = true
+      entryRequested[Int(function.index)] = true
+      return newModule(calling: [function], in: &requests)
+    }
+    guard let (functions, copies) = module else { return }
     let slot = entries + Int(function.index)
     compile(functions, copies: copies, into: slot) { generator in
       let name = "tier.entry." + self.program.functions[function].spelling
@@ -130,31 +157,44 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     guard case .loop(let index) = program.tree[node] else { return nil }
     let slot = loopEntries + Int(index)
     if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: LoopEntry.self) }
+    if iterations == 0, !loopStarted[Int(index)] {
+      // Once per loop: a loop that has run in the interpreter is not compiled ahead.
+      loopStarted[Int(index)] = true
+      requests.withLock { $0.started[Int(index)] = true }
+    }
     if iterations > 0 { loopIterations[Int(index)] += loopReportInterval }
-    guard loopIterations[Int(index)] >= policy.hotIterations, !loopRequested[Int(index)] else { return nil }
+    guard loopIterations[Int(index)] >= policy.hotIterations, !loopHandedOver[Int(index)] else { return nil }
     let checked = program.bodies[body]
     // A function whose own code is on its way runs its loops there from its next call: a
     // loop of it is compiled only for a long run in progress, not for many short ones.
     if let function = checked.function, entryRequested[Int(function.index)], iterations < policy.hotIterations {
       return nil
     }
-    loopRequested[Int(index)] = true
     // A loop hot from many short runs gains little from machine code of its own: entering
     // it costs about what a short run saves, and the loop around stays interpreted. The
     // loop around is compiled instead, with it inside, and entered at the top of its next
     // iteration.
-    var target = node
-    if loopRuns[Int(index)] > 0, loopIterations[Int(index)] / loopRuns[Int(index)] < Self.shortRun,
-      let outer = nearestEnclosingLoop(of: node, in: checked), case .loop(let outerIndex) = program.tree[outer]
-    {
-      guard !loopRequested[Int(outerIndex)] else { return nil }
-      loopRequested[Int(outerIndex)] = true
-      target = outer
+    let outer =
+      loopRuns[Int(index)] > 0 && loopIterations[Int(index)] / loopRuns[Int(index)] < Self.shortRun
+      ? nearestEnclosingLoop(of: node, in: checked) : nil
+    loopHandedOver[Int(index)] = true
+    let module = requests.withLock { requests -> (target: ExprID, functions: [FunctionID], copies: Set<FunctionID>)? in
+      guard !requests.loops[Int(index)] else { return nil }
+      requests.loops[Int(index)] = true
+      var target = node
+      if let outer, case .loop(let outerIndex) = program.tree[outer] {
+        guard !requests.loops[Int(outerIndex)] else { return nil }
+        requests.loops[Int(outerIndex)] = true
+        target = outer
+      }
+      let (functions, copies) = newModule(calling: graph.callees(under: target), in: &requests)
+      return (target, functions, copies)
     }
-    let (functions, copies) = newModule(calling: graph.callees(under: target))
+    guard let module else { return nil }
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
-    compileLoop(target, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: true)
+    compileLoop(
+      module.target, of: checked, calling: module.functions, copies: module.copies, assumesWholeFixedLocals: true)
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
@@ -162,6 +202,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     guard case .loop(let index) = program.tree[node] else { return }
     loopIterations[Int(index)] += iterations % loopReportInterval
     loopRuns[Int(index)] += 1
+  }
+
+  public func starting(topLevel body: Int) {
+    requests.withLock { $0.topLevel = body }
   }
 
   /// The innermost loop of `body` around `node`, if any.
@@ -176,16 +220,18 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     guard case .loop(let index) = program.tree[node] else { return }
     ks_tier_store_entry(loopEntries + Int(index), nil)
     let checked = program.bodies[body]
-    let (functions, copies) = newModule(calling: graph.callees(under: node))
+    let (functions, copies) = requests.withLock { newModule(calling: graph.callees(under: node), in: &$0) }
     compileLoop(node, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: false)
   }
 
+  /// `cells`, when given, are the globals' cells to compile with (compiling ahead, on the
+  /// compiler thread); otherwise they are read now, on the interpreter's thread.
   private func compileLoop(
     _ node: ExprID, of body: CheckedBody, calling functions: [FunctionID], copies: Set<FunctionID>,
-    assumesWholeFixedLocals: Bool
+    assumesWholeFixedLocals: Bool, cells: GlobalSnapshot? = nil
   ) {
     guard case .loop(let index) = program.tree[node] else { return }
-    compile(functions, copies: copies, loops: 1, into: loopEntries + Int(index)) { generator in
+    compile(functions, copies: copies, loops: 1, into: loopEntries + Int(index), cells: cells) { generator in
       let name = "tier.loop.\(index)"
       generator.emitLoopContinuation(named: name, loop: node, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)
       return name
@@ -195,10 +241,13 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// The functions of a new module whose code calls `roots`: every function they can call
   /// that is not compiled yet, and `copies` of the small ones that are (see
   /// `CallGraph.isSmall`), which stay private to the module. Marks them all requested.
-  private func newModule(calling roots: [FunctionID]) -> (functions: [FunctionID], copies: Set<FunctionID>) {
+  private func newModule(
+    calling roots: [FunctionID], in requests: inout Requests
+  ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
+    let requested = requests.functions
     let functions = graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
     let copies = Set(functions.filter { requested[Int($0.index)] })
-    for member in functions { requested[Int(member.index)] = true }
+    for member in functions { requests.functions[Int(member.index)] = true }
     return (functions, copies)
   }
 
@@ -206,19 +255,61 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// policy says), and puts the entry's address in `slot` when ready.
   private func compile(
     _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int = 0, into slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-    waits: Bool = false, entry: @escaping @Sendable (IRGenerator) -> String
+    cells given: GlobalSnapshot? = nil, entry: @escaping @Sendable (IRGenerator) -> String
   ) {
     let slot = EntrySlot(pointer: slot)
     // Read here, on the interpreter's thread: a declaration that has run by now is over.
-    let cells = GlobalSnapshot(cells: globals.snapshot())
+    let cells = given ?? GlobalSnapshot(cells: globals.snapshot())
+    if given == nil { requests.withLock { $0.cells = cells } }
+    pending.add(1, ordering: .relaxed)
     let work: @Sendable () -> Void = { [self] in
+      defer {
+        if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { compileAheadIfIdle() }
+      }
       guard !finished.load(ordering: .acquiring) else { return }
       let address = LargeStack.run(size: Self.compilerStack) {
-        build(functions, copies: copies, loops: loops, globalsThen: cells.cells, entry: entry)
+        build(functions, copies: copies, loops: loops, ahead: given != nil, globalsThen: cells.cells, entry: entry)
       }
       if let address { ks_tier_store_entry(slot.pointer, address) }  // else: it stays interpreted
     }
-    if policy.waits || waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
+    if policy.waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
+  }
+
+  /// On the compiler thread, with nothing queued: compiles the next loop of `aheadOfTime`
+  /// that nothing has asked for yet, with the globals as they were at the last request
+  /// (a global fixed then is fixed for good; one declared since is read from its cell).
+  private func compileAheadIfIdle() {
+    guard !finished.load(ordering: .acquiring) else { return }
+    let next = requests.withLock {
+      requests -> (node: ExprID, body: CheckedBody, functions: [FunctionID], copies: Set<FunctionID>, cells: GlobalSnapshot)?
+      in
+      guard let cells = requests.cells else { return nil }
+      while requests.ahead < aheadOfTime.count {
+        let (topLevel, body, node) = aheadOfTime[requests.ahead]
+        requests.ahead += 1
+        // What only top-level bodies that have run reach is over.
+        guard topLevel >= requests.topLevel, case .loop(let index) = program.tree[node], !requests.loops[Int(index)],
+          !requests.started[Int(index)]
+        else { continue }
+        let checked = program.bodies[body]
+        // A function with code of its own runs its loops there.
+        if let function = checked.function, requests.entries[Int(function.index)] { continue }
+        // A loop that calls code able to run long would bring it all into its module, a
+        // long compile that may hold up the next request: that code is left to get hot.
+        let callees = graph.callees(under: node)
+        let requested = requests.functions
+        let reached = graph.closure(of: callees) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
+        if reached.contains(where: { graph.longRunning[Int($0.index)] }) { continue }
+        requests.loops[Int(index)] = true
+        let (functions, copies) = newModule(calling: callees, in: &requests)
+        return (node, checked, functions, copies, cells)
+      }
+      return nil
+    }
+    guard let next else { return }
+    compileLoop(
+      next.node, of: next.body, calling: next.functions, copies: next.copies, assumesWholeFixedLocals: true,
+      cells: next.cells)
   }
 
   // MARK: - The compiler thread
@@ -251,13 +342,14 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with the entry that `entry`
   /// emits (returning its name); nil if LLVM failed.
   private func build(
-    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, globalsThen: [(UInt64, UInt64)],
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, ahead: Bool, globalsThen: [(UInt64, UInt64)],
     entry: (IRGenerator) -> String
   ) -> UnsafeMutableRawPointer? {
     let start = DispatchTime.now().uptimeNanoseconds
     defer {
       let elapsed = DispatchTime.now().uptimeNanoseconds - start
-      statistics.recordCompile(functions: functions.count - copies.count, loops: loops, nanoseconds: elapsed)
+      statistics.recordCompile(
+        functions: functions.count - copies.count, loops: loops, ahead: ahead, nanoseconds: elapsed)
     }
     do {
       let jit = try machineCodeHost()
@@ -290,6 +382,28 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 /// The globals' cells as the interpreter's thread read them, handed to the compiler thread.
 private struct GlobalSnapshot: @unchecked Sendable {
   let cells: [(UInt64, UInt64)]
+}
+
+/// What was handed to the compiler: functions (by `FunctionID.index`), functions whose own
+/// entry was, and loops (by loop index); the loops that have started; the globals' cells at
+/// the last request; and how far compiling ahead has gone through its list.
+private struct Requests {
+  var functions: [Bool]
+  var entries: [Bool]
+  var loops: [Bool]
+  /// Loops that have started in the interpreter.
+  var started: [Bool]
+  var cells: GlobalSnapshot?
+  var ahead = 0
+  /// The top-level body running (`starting(topLevel:)`).
+  var topLevel = 0
+
+  init(functions: Int, loops: Int) {
+    self.functions = [Bool](repeating: false, count: functions)
+    entries = self.functions
+    self.loops = [Bool](repeating: false, count: loops)
+    started = self.loops
+  }
 }
 
 /// A slot of an entry table, handed to the compiler thread, which writes it atomically.
