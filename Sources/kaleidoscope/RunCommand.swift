@@ -3,6 +3,10 @@ import KaleidoscopeBackend
 import KaleidoscopeFrontend
 import KaleidoscopeSandbox
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `kaleidoscope run`: check the whole file, then run it in this process, in tiers by default
 /// (the interpreter at once, LLVM in the background for what gets hot), or with `--tier jit`
 /// (LLVM compiles everything reachable first) or `--tier interp`; sandboxed with `--sandbox`.
@@ -109,13 +113,15 @@ struct RunCommand: ParsableCommand {
       let program = try reporter.program(of: Pipeline.check(file))
       do {
         if tier == .auto {
-          report.tiers = try Pipeline.runTiered(program, options: options, policy: policy)
+          // The compiler may still be inside LLVM when the program ends: the process then
+          // ends with `_exit`, whose missing destructors cannot pull LLVM from under it.
+          report.tiers = try Pipeline.runTiered(program, options: options, policy: policy, waitsForCompiler: false)
         } else {
           try Pipeline.interpret(program, options: options)
         }
       } catch {
         Terminal.writeError("\(error)\n")
-        throw ExitCode.failure
+        endProcess(status: 1)
       }
     case .jit:
       let loaded = try reporter.product(of: reportingBackEndErrors { try Pipeline.load(file, options: options) })
@@ -123,8 +129,15 @@ struct RunCommand: ParsableCommand {
       loaded.run()
     }
     if stats { Terminal.writeError(report.summary()) }
-    // The process ends here: nothing built needs taking apart, as with clang's -disable-free.
-    Kaleidoscope.exit()
+    endProcess(status: 0)
+  }
+
+  /// Ends the process at once, once what C's streams hold is written: nothing built needs
+  /// taking apart, as with clang's -disable-free, and without the exit handlers and static
+  /// destructors of `exit` (LLVM's, the longest), no compile in progress need be waited for.
+  static func endProcess(status: Int32) -> Never {
+    fflush(nil)
+    _exit(status)
   }
 }
 

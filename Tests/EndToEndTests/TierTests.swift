@@ -46,6 +46,20 @@ struct TierTests {
     try Tool.run(["run"] + arguments + ["-"], stdin: program)
   }
 
+  /// A program that ends while LLVM still compiles for it ends at once (`_exit`, without
+  /// LLVM's destructors, so without waiting): with all its output and its status, also
+  /// when it ends in a runtime error, and with every function hot at its first call.
+  @Test(arguments: [("", 0), ("var a[1]\na[1]\n", 1)])
+  func aProgramEndingWhileACompileRunsEndsWithAllItsOutput(ending: String, status: Int32) throws {
+    let calls = (0..<40).map { "def f\($0)(x) for i = 0, i < x in putchard(65 + \($0 % 26))\nf\($0)(3)\n" }
+    let program = "extern putchard(c)\n" + calls.joined() + ending
+    let output = try Self.run(["-q", "--stats", "--tier-hot-calls", "1", "--tier-hot-iterations", "0"], program)
+    let expected = (0..<40).map { String(repeating: String(UnicodeScalar(UInt8(65 + $0 % 26))), count: 3) }.joined()
+    #expect(output.status == status)
+    #expect(output.stdout == expected)
+    #expect(output.stderr.contains(status == 0 ? "stats: total:" : "runtime error: index 1 is out of bounds"))
+  }
+
   @Test(arguments: [loopProgram, whileLoopProgram])
   func aLoopSwitchesToMachineCodeInItsMiddleAndKeepsItsState(program: String) throws {
     let interpreted = try Self.run(["--tier", "interp"], program)

@@ -181,10 +181,12 @@ public enum Pipeline {
 
   /// Runs a checked program in tiers: the interpreter at once, LLVM for what becomes hot or
   /// can run for long (`TieredExecution`). Output and errors are the other engines'. As
-  /// `interpret`, it leaves the global arrays to the process's exit.
+  /// `interpret`, it leaves the global arrays to the process's exit. A caller that ends the
+  /// process with `_exit` next need not wait for a compile still in progress
+  /// (`waitsForCompiler`; see `TieredExecution.finish`).
   @discardableResult
   public static func runTiered(
-    _ program: CheckedProgram, options: CompileOptions, policy: TierPolicy
+    _ program: CheckedProgram, options: CompileOptions, policy: TierPolicy, waitsForCompiler: Bool = true
   ) throws(InterpreterError) -> TierStatistics {
     ks_runtime_init()
     let interpreter = Interpreter(
@@ -194,7 +196,7 @@ public enum Pipeline {
     interpreter.compiledCode = tiers
     defer {
       ks_flush()
-      tiers.finish()
+      tiers.finish(waits: waitsForCompiler)
     }
     try interpreter.run()
     tiers.statistics.recordInterpreted(

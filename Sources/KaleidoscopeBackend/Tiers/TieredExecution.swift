@@ -115,12 +115,14 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopEntries.deallocate()
   }
 
-  /// Ends the compiler's work when the program has ended: skips what is queued and waits
-  /// for the compile in progress, so no thread is inside LLVM when the process exits (its
-  /// static destructors would pull LLVM's state from under it).
-  public func finish() {
+  /// Ends the compiler's work when the program has ended: skips what is queued and, if
+  /// `waits`, waits for the compile in progress, so that no thread is inside LLVM when the
+  /// process exits (its static destructors would pull LLVM's state from under it). A
+  /// process that ends with `_exit`, running no destructors, need not wait for code that
+  /// will never run.
+  public func finish(waits: Bool = true) {
     finished.store(true, ordering: .releasing)
-    compiler.sync {}
+    if waits { compiler.sync {} }
   }
 
   /// Waits until nothing is queued or compiling, compiles ahead included (for tests).
