@@ -22,9 +22,9 @@ public protocol CompiledCode: AnyObject {
   /// process.
   var callsAreProtected: Bool { get }
   /// `function`, which has no code yet, has been called `times` times (1, then every
-  /// `reportInterval`): the chance to compile it, now or in the background, or to stop the
-  /// run (an interrupt).
-  func called(_ function: FunctionID, times: Int) throws(InterpreterError)
+  /// `reportInterval`), the last time `at` a call site (nil if not known): the chance to
+  /// compile it, now or in the background, or to stop the run (an interrupt).
+  func called(_ function: FunctionID, times: Int, at site: CallSite?) throws(InterpreterError)
   /// The loop at `node`, in the body at `body` (an index in `program.bodies`), is at the top
   /// of an iteration, its `iterations`-th (0 when it starts, then every
   /// `loopReportInterval`): the chance to compile it, and its code if ready, to
@@ -40,6 +40,24 @@ public protocol CompiledCode: AnyObject {
   /// The top-level body at `body` (an index in `program.bodies`) starts: those before it
   /// have run, and their code will not run again.
   func starting(topLevel body: Int)
+}
+
+extension CompiledCode {
+  /// `called(_:times:at:)` from no known call site.
+  public func called(_ function: FunctionID, times: Int) throws(InterpreterError) {
+    try called(function, times: times, at: nil)
+  }
+}
+
+/// Where a call is: its node, in the body at `body` (an index in `program.bodies`).
+public struct CallSite: Sendable, Equatable {
+  public let node: ExprID
+  public let body: Int
+
+  public init(node: ExprID, body: Int) {
+    self.node = node
+    self.body = body
+  }
 }
 
 /// The machine-code form of a function for the interpreter: it takes the arguments as

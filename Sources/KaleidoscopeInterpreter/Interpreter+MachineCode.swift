@@ -7,15 +7,18 @@ extension Interpreter {
   public var interpretedFunctions: Int { callCounts.count { $0 > 0 } }
 
   /// The machine code of `function`, if it has some: counting the calls made without it,
-  /// and telling the compiler on the first and every `reportInterval`-th.
-  func machineCode(for function: FunctionID, in compiledCode: CompiledCode) throws(InterpreterError) -> NativeEntry? {
+  /// and telling the compiler on the first and every `reportInterval`-th (called at `site`,
+  /// in the current body).
+  func machineCode(
+    for function: FunctionID, in compiledCode: CompiledCode, site: ExprID
+  ) throws(InterpreterError) -> NativeEntry? {
     let slot = compiledCode.entries + Int(function.index)
     if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: NativeEntry.self) }
     let index = Int(function.index)
     callCounts[index] += 1
     let times = callCounts[index]
     guard times == 1 || times % compiledCode.reportInterval == 0 else { return nil }
-    try compiledCode.called(function, times: times)
+    try compiledCode.called(function, times: times, at: CallSite(node: site, body: currentBody))
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: NativeEntry.self) }
   }
 

@@ -245,7 +245,7 @@ public final class Interpreter {
     if let definition = definitions[Int(function.index)] {
       try enterCall(at: site)
       defer { callDepth -= 1 }
-      if let compiledCode, let entry = try machineCode(for: function, in: compiledCode) {
+      if let compiledCode, let entry = try machineCode(for: function, in: compiledCode, site: site) {
         return try callMachineCode(entry, function, argumentBase: argumentBase, in: compiledCode)
       }
       return try evaluate(definition, argumentBase: argumentBase)

@@ -22,6 +22,37 @@ struct TierPolicyTests {
     return (checked.program, tiers)
   }
 
+  static let driver = """
+    def binary : 1 (x y) y
+    var g = 0
+    def work(x) for k = 0, k < x in g = g + k
+    def drive(n) for i = 0, i < n in work(i)
+    0
+    """
+
+  /// A function hot from calls in a loop is compiled with that loop, which then goes on in
+  /// machine code at its next iteration; not when the call site is not known, nor when the
+  /// caller's own code is on its way (it runs the loop from its next call).
+  @Test(arguments: ["site", "no site", "caller on its way"])
+  func aFunctionHotInALoopIsCompiledWithTheLoop(case name: String) throws {
+    let (program, tiers) = try Self.tiers(of: Self.driver, hotCalls: 1)
+    defer { tiers.finish() }
+    let work = try #require(program.functions.ids.first { program.functions[$0].spelling == "work" })
+    let drive = try #require(program.functions.ids.first { program.functions[$0].spelling == "drive" })
+    let body = try #require(program.bodies.firstIndex { $0.function == drive })
+    let call = try #require(
+      (0..<Int32(program.tree.exprCount)).map(ExprID.init(index:)).first { id in
+        if case .call = program.tree[id] { return program.callee(of: id) == work }
+        return false
+      })
+    if name == "caller on its way" { tiers.called(drive, times: 1, at: nil) }
+    let before = tiers.statistics.figures.loops
+    tiers.called(work, times: 1, at: name == "no site" ? nil : CallSite(node: call, body: body))
+    let withLoop = name == "site"
+    #expect(tiers.statistics.figures.loops - before == (withLoop ? 1 : 0))
+    #expect((tiers.loop(program.bodies[body].loops[0], of: body, iterations: 0) != nil) == withLoop)
+  }
+
   static let phases = """
     def binary : 1 (x y) y
     var g = 0
@@ -69,7 +100,7 @@ struct TierPolicyTests {
     let body = try #require(program.bodies.firstIndex { $0.function == function })
     let loop = try #require(program.bodies[body].loops.first)
     if functionRequested {
-      tiers.called(function, times: 1)
+      tiers.called(function, times: 1, at: nil)
       #expect(tiers.statistics.figures.functions == 1)
     }
     // Three runs of 3 iterations each: 9, past the 8 that make the loop hot.

@@ -82,7 +82,7 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
 
   // MARK: - CompiledCode
 
-  func called(_ function: FunctionID, times: Int) throws(InterpreterError) {
+  func called(_ function: FunctionID, times: Int, at site: CallSite?) throws(InterpreterError) {
     if ks_take_interrupt() != 0 { throw InterpreterError.interrupted }
   }
 

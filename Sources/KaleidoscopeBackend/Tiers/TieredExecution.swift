@@ -132,27 +132,55 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 
   // MARK: - CompiledCode
 
-  public func called(_ function: FunctionID, times: Int) {
+  public func called(_ function: FunctionID, times: Int, at site: CallSite?) {
     guard times >= policy.hotCalls else { return }
     // A small function that cannot run for long is not worth a module of its own, whose
     // compile would delay the loops queued after it: it is compiled into the module of
     // each caller that gets hot (`newModule`), where LLVM inlines it.
     guard !graph.isSmall[Int(function.index)] || graph.longRunning[Int(function.index)] else { return }
-    let module = requests.withLock { requests -> (functions: [FunctionID], copies: Set<FunctionID>)? in
+    let around = site.flatMap(loopToCompile(around:))
+    let module = requests.withLock {
+      requests -> (functions: [FunctionID], copies: Set<FunctionID>, loop: (node: ExprID, index: Int32)?)? in
       guard !requests.functions[Int(function.index)] else { return nil }
       requests.entries[Int(function.index)] = true
       entryRequested[Int(function.index)] = true
-      return newModule(calling: [function], in: &requests)
+      var loop = around
+      if let index = loop?.index {
+        if requests.loops[Int(index)] { loop = nil } else { requests.loops[Int(index)] = true }
+      }
+      let (functions, copies) = newModule(
+        calling: [function] + (loop.map { graph.callees(under: $0.node) } ?? []), in: &requests)
+      return (functions, copies, loop)
     }
-    guard let (functions, copies) = module else { return }
-    let slot = entries + Int(function.index)
-    compile(functions, copies: copies, into: slot) { generator in
-      let name = "tier.entry." + self.program.functions[function].spelling
-      generator.emitTierEntry(
-        named: name, calling: generator.llvmFunction(function),
-        parameters: self.program.functions[function].prototype.parameters.map(\.kind))
-      return name
+    guard let module else { return }
+    var entries = [
+      ModuleEntry(slot: self.entries + Int(function.index)) { generator in
+        let name = "tier.entry." + self.program.functions[function].spelling
+        generator.emitTierEntry(
+          named: name, calling: generator.llvmFunction(function),
+          parameters: self.program.functions[function].prototype.parameters.map(\.kind))
+        return name
+      }
+    ]
+    if let (node, index) = module.loop, let site {
+      loopHandedOver[Int(index)] = true
+      entries.append(loopEntry(node, of: program.bodies[site.body], assumesWholeFixedLocals: true))
     }
+    compile(module.functions, copies: module.copies, loops: entries.count - 1, entries: entries, cells: nil)
+  }
+
+  /// The loop a hot function's call at `site` is in, to compile with the function: the
+  /// calls from it then stay in machine code from its next iteration, where they would
+  /// otherwise cross from the interpreter one by one until the loop got hot and compiled
+  /// on its own (Mandelbrot's pixel loop, which calls `escape`, waited 7 ms for it). None
+  /// when the caller's own code is on its way, which runs the loop from its next call.
+  private func loopToCompile(around site: CallSite) -> (node: ExprID, index: Int32)? {
+    let body = program.bodies[site.body]
+    if let caller = body.function, entryRequested[Int(caller.index)] { return nil }
+    guard let loop = nearestEnclosingLoop(of: site.node, in: body), case .loop(let index) = program.tree[loop],
+      !loopHandedOver[Int(index)]
+    else { return nil }
+    return (loop, index)
   }
 
   public func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? {
@@ -232,8 +260,15 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     _ node: ExprID, of body: CheckedBody, calling functions: [FunctionID], copies: Set<FunctionID>,
     assumesWholeFixedLocals: Bool, cells: GlobalSnapshot? = nil
   ) {
-    guard case .loop(let index) = program.tree[node] else { return }
-    compile(functions, copies: copies, loops: 1, into: loopEntries + Int(index), cells: cells) { generator in
+    compile(
+      functions, copies: copies, loops: 1,
+      entries: [loopEntry(node, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)], cells: cells)
+  }
+
+  /// The continuation of the loop at `node` as an entry of a module.
+  private func loopEntry(_ node: ExprID, of body: CheckedBody, assumesWholeFixedLocals: Bool) -> ModuleEntry {
+    guard case .loop(let index) = program.tree[node] else { preconditionFailure("not a loop") }
+    return ModuleEntry(slot: loopEntries + Int(index)) { generator in
       let name = "tier.loop.\(index)"
       generator.emitLoopContinuation(named: name, loop: node, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)
       return name
@@ -253,13 +288,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     return (functions, copies)
   }
 
-  /// Has `functions` and an entry compiled (now and waiting, or in the background, as the
-  /// policy says), and puts the entry's address in `slot` when ready.
+  /// Has `functions` and `entries` compiled into one module (now and waiting, or in the
+  /// background, as the policy says), and puts each entry's address in its slot when ready.
   private func compile(
-    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int = 0, into slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-    cells given: GlobalSnapshot? = nil, entry: @escaping @Sendable (IRGenerator) -> String
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, entries: [ModuleEntry], cells given: GlobalSnapshot?
   ) {
-    let slot = EntrySlot(pointer: slot)
     // Read here, on the interpreter's thread: a declaration that has run by now is over.
     let cells = given ?? GlobalSnapshot(cells: globals.snapshot())
     if given == nil { requests.withLock { $0.cells = cells } }
@@ -269,10 +302,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { compileAheadIfIdle() }
       }
       guard !finished.load(ordering: .acquiring) else { return }
-      let address = LargeStack.run(size: Self.compilerStack) {
-        build(functions, copies: copies, loops: loops, ahead: given != nil, globalsThen: cells.cells, entry: entry)
+      let addresses = LargeStack.run(size: Self.compilerStack) {
+        build(functions, copies: copies, loops: loops, ahead: given != nil, globalsThen: cells.cells, entries: entries)
       }
-      if let address { ks_tier_store_entry(slot.pointer, address) }  // else: it stays interpreted
+      // Without addresses, the code stays interpreted.
+      for (entry, address) in zip(entries, addresses ?? []) { ks_tier_store_entry(entry.slot, address) }
     }
     if policy.waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
   }
@@ -341,12 +375,13 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     return fixed
   }
 
-  /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with the entry that `entry`
-  /// emits (returning its name); nil if LLVM failed.
+  /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with
+  /// the entries that `entries` emit (each returning its name); their addresses, or nil if
+  /// LLVM failed.
   private func build(
     _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, ahead: Bool, globalsThen: [(UInt64, UInt64)],
-    entry: (IRGenerator) -> String
-  ) -> UnsafeMutableRawPointer? {
+    entries: [ModuleEntry]
+  ) -> [UnsafeMutableRawPointer]? {
     let start = DispatchTime.now().uptimeNanoseconds
     defer {
       let elapsed = DispatchTime.now().uptimeNanoseconds - start
@@ -369,11 +404,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
           globalAddress: { UInt(bitPattern: globals.address(of: $0)) }, copies: copies, fixed: fixedGlobals(globalsThen)),
         unresolved: unresolved, stableGlobals: stableGlobals)
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
-      let name = entry(generator)
+      let names = entries.map { $0.emit(generator) }
       try module.verify()
       if options.optimization != .none { try module.optimize(level: options.optimization, for: jit.machine) }
       try jit.add(module)
-      return UnsafeMutableRawPointer(bitPattern: UInt(try jit.address(of: name)))
+      return try names.map { UnsafeMutableRawPointer(bitPattern: UInt(try jit.address(of: $0)))! }
     } catch {
       statistics.recordFailure("\(error)")
       return nil
@@ -408,7 +443,9 @@ private struct Requests {
   }
 }
 
-/// A slot of an entry table, handed to the compiler thread, which writes it atomically.
-private struct EntrySlot: @unchecked Sendable {
-  let pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+/// An entry of a module: what emits it (returning its name), and the slot of an entry
+/// table that the compiler thread writes its address in, atomically.
+private struct ModuleEntry: @unchecked Sendable {
+  let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  let emit: (IRGenerator) -> String
 }
