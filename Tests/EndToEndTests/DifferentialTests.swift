@@ -7,8 +7,10 @@ import Testing
 /// executable, and the tiers with promotion early (every function compiled at its first
 /// call, every loop before its first iteration), late (after 50 calls, a loop after 5
 /// iterations: on-stack replacement in the middle of a loop) and never, each compiling on
-/// the interpreter's thread so that the switch happens at the same point in every run. The
-/// programs come from
+/// the interpreter's thread so that the switch happens at the same point in every run; and
+/// once with everything hot at once but compiled in the background, as `run` does, where
+/// the compiler also compiles loops ahead once idle: when code switches then varies from
+/// run to run, and the output must not. The programs come from
 /// `ProgramGenerator`; a failing seed reproduces with
 /// `KALEIDOSCOPE_SEED=N swift test --filter Differential` (the program is printed too).
 ///
@@ -55,6 +57,8 @@ struct DifferentialTests {
       let tiers = ["--tier", "auto", "--tier-wait", "--tier-hot-calls", "\(calls)", "--tier-hot-iterations", "\(iterations)"]
       engines.append(("tiers, promoted \(name)", try Tool.run(["run"] + tiers + [semantics, source], stdin: input)))
     }
+    let background = ["--tier", "auto", "--tier-hot-calls", "1", "--tier-hot-iterations", "0"]
+    engines.append(("tiers in the background", try Tool.run(["run"] + background + [semantics, source], stdin: input)))
     if Self.buildsNative(seed) {
       let executable = "\(directory)/program"
       let build = try Tool.run(["build", "-O2", semantics, source, "-o", executable])
