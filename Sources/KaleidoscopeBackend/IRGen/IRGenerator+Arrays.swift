@@ -127,7 +127,9 @@ extension IRGenerator {
   /// An element's address, its index computed in integers when it can be
   /// (`IRGenerator+IntegerCounters.swift`), else as a double and converted.
   func elementPointer(of array: Name, index: ExprID, node: ExprID) -> LLVMValueRef {
-    if integerBits(index) != nil { return elementPointer(of: array, position: emitInteger(index), node: node) }
+    if integerBits(index) != nil {
+      return elementPointer(of: array, position: emitInteger(index), index: index, node: node)
+    }
     return elementPointer(of: array, at: emit(index), node: node)
   }
 

@@ -57,7 +57,8 @@ extension IRGenerator {
       if integerBits(index) != nil {
         let position = emitInteger(index)
         let value = emit(valueExpr)
-        aliasInfo.tag(LLVMBuildStore(builder.reference, value, elementPointer(of: array, position: position, node: id)), .element)
+        let address = elementPointer(of: array, position: position, index: index, node: id)
+        aliasInfo.tag(LLVMBuildStore(builder.reference, value, address), .element)
         return value
       }
       let position = emit(index)

@@ -256,16 +256,18 @@ extension IRGenerator {
     return LLVMBuildICmp(builder.reference, LLVMIntSLT, emitInteger(lhs), emitInteger(rhs), "cmp")!
   }
 
-  /// The address of an element whose index was computed in integers (`emitInteger`): the
-  /// bounds comparison alone, the index reported as the double it equals.
-  func elementPointer(of array: Name, position: LLVMValueRef, node: ExprID) -> LLVMValueRef {
+  /// The address of an element whose index, the expression `index`, was computed in
+  /// integers (`emitInteger`): the bounds comparison alone. A bad index is reported as the
+  /// double the expression gives, computed again in the cold block (it reads only what
+  /// nothing between assigns): the integer has lost a zero's sign (`-len(a)` is -0).
+  func elementPointer(of array: Name, position: LLVMValueRef, index: ExprID, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
     let (elements, count) = loadArray(of: program.variable(of: node))
     let ok = block("index.ok")
     let error = block("index.error")
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds"), ok, error)
     LLVMPositionBuilderAtEnd(b, error)
-    reportIndexError(array, index: LLVMBuildSIToFP(b, position, double, "")!, count: count, node: node)
+    reportIndexError(array, index: emit(index), count: count, node: node)
     LLVMPositionBuilderAtEnd(b, ok)
     var indices: [LLVMValueRef?] = [position]
     return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
