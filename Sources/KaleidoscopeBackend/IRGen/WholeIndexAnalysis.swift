@@ -16,8 +16,6 @@ struct IndexFacts {
   /// The number locals that hold whole numbers below 2^52 throughout (by `LocalID.index`),
   /// which the IR generator keeps in integers too.
   var integralLocals: Set<Int32> = []
-  /// Those of `integralLocals` below 2^31 in magnitude throughout.
-  var smallIntegralLocals: Set<Int32> = []
   /// False when the walk ran out of budget: then nothing is proved, and `storedElements`
   /// does not list every store.
   var isComplete = true
@@ -101,8 +99,7 @@ struct WholeIndexAnalysis {
     defer { visited = analysis.steps }
     do {
       _ = try analysis.evaluate(body.body)
-      analysis.result.integralLocals = analysis.integralLocals(of: body, bits: 52)
-      analysis.result.smallIntegralLocals = analysis.integralLocals(of: body, bits: 31)
+      analysis.result.integralLocals = analysis.integralLocals(of: body)
       return analysis.result
     } catch {
       var nothing = IndexFacts()
@@ -183,11 +180,11 @@ struct WholeIndexAnalysis {
 
   /// The `var` locals every assignment gives a whole number below 2^52 in magnitude: in
   /// integers, they compute exactly what their doubles hold.
-  private func integralLocals(of body: CheckedBody, bits: Int) -> Set<Int32> {
+  private func integralLocals(of body: CheckedBody) -> Set<Int32> {
     Set(
       body.locals.indices.filter { index in
         body.locals[index].kind == .variable && body.locals[index].valueKind == .number && !assigned[index].isEmpty
-          && assigned[index].allSatisfy { ($0?.bits ?? 64) <= bits }
+          && assigned[index].allSatisfy { ($0?.bits ?? 64) <= 52 }
       }.map { Int32($0) })
   }
 
