@@ -15,10 +15,10 @@ extension IRGenerator {
   private static let depthLimit = 32
 
   /// The bits of the magnitude of the counter of `loop` (its local: `variable`) when it may
-  /// live as an integer: the loop is pre-tested, starts at a whole number, steps by a small
-  /// whole literal (or 1), ends when `variable < e` fails for an `e` known below 2^52, and
-  /// nothing in it assigns the counter. The counter then takes only whole values below
-  /// 2^52 + 2^20 in magnitude, every one exact in a double.
+  /// live as an integer: the loop is pre-tested, starts at a whole number that cannot be -0,
+  /// steps by a small whole literal (or 1), ends when `variable < e` fails for an `e` known
+  /// below 2^52, and nothing in it assigns the counter. The counter then takes only whole
+  /// values below 2^52 + 2^20 in magnitude, every one exact in a double, and never -0.
   func integerCounterBits(_ loop: ForLoop, variable: LocalID) -> Int? {
     guard options.forSemantics == .current, integerLocals[Int(variable.index)] != nil else { return nil }
     if let step = loop.step {
@@ -28,7 +28,8 @@ extension IRGenerator {
     }
     guard case .binary(let op, let lhs, let bound) = tree[loop.end], op == UInt8(ascii: "<"),
       program.callee(of: loop.end) == nil, case .variable = tree[lhs], program.variable(of: lhs) == .local(variable),
-      let start = integerBits(loop.start), let end = integerBits(bound), max(start, end) <= 52
+      let start = integerBits(loop.start), let end = integerBits(bound), max(start, end) <= 52,
+      !mayBeNegativeZero(loop.start)
     else { return nil }
     let parts = [loop.end, loop.body] + (loop.step.map { [$0] } ?? [])
     guard !parts.contains(where: { assigns(variable, under: $0) }) else { return nil }
@@ -161,6 +162,54 @@ extension IRGenerator {
     }
   }
 
+  /// `id`'s value as the double the program computes, with the same operations on doubles
+  /// but the counters read from their integer copies (only for what `integerBits` accepts).
+  /// It is exact, signed zeros included, since a counter never holds -0
+  /// (`integerCounterBits`); and a counter's double that nothing else reads stays dead.
+  func emitDouble(fromIntegers id: ExprID) -> LLVMValueRef {
+    let b = builder.reference
+    switch tree[id] {
+    case .variable:
+      guard case .local(let local) = program.variable(of: id) else { return emit(id) }
+      return LLVMBuildSIToFP(b, LLVMBuildLoad2(b, int64, integerLocals[Int(local.index)]!, "counter"), double, "")!
+    case .unary(_, let operand):
+      return LLVMBuildFNeg(b, emitDouble(fromIntegers: operand), "")
+    case .binary(let op, let lhs, let rhs):
+      let left = emitDouble(fromIntegers: lhs)
+      let right = emitDouble(fromIntegers: rhs)
+      switch op {
+      case UInt8(ascii: "+"): return LLVMBuildFAdd(b, left, right, "")
+      case UInt8(ascii: "-"): return LLVMBuildFSub(b, left, right, "")
+      default: return LLVMBuildFMul(b, left, right, "")
+      }
+    case .number, .length, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string,
+      .globalDeclaration, .error:
+      return emit(id)
+    }
+  }
+
+  /// Whether `id`, which `integerBits` accepts, may evaluate to -0: a negation or a product
+  /// may; a sum only of two that may, a difference only from one that may. Literals (never
+  /// negative: `-0` is a negation), lengths, counters and the globals `integerBits` knows
+  /// (those holding a literal initialiser, or 0 before it) never do.
+  func mayBeNegativeZero(_ id: ExprID) -> Bool {
+    switch tree[id] {
+    case .number, .length, .variable:
+      return false
+    case .unary:
+      return true
+    case .binary(let op, let lhs, let rhs):
+      switch op {
+      case UInt8(ascii: "+"): return mayBeNegativeZero(lhs) && mayBeNegativeZero(rhs)
+      case UInt8(ascii: "-"): return mayBeNegativeZero(lhs)
+      default: return true
+      }
+    case .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string, .globalDeclaration,
+      .error:
+      return true
+    }
+  }
+
   /// Starts the integer copy of a qualifying loop's counter from its double (a whole number
   /// at the top of an iteration, where on-stack replacement enters too); returns the step to
   /// add to it with the double's, or nil when the loop does not qualify.
@@ -244,8 +293,8 @@ extension IRGenerator {
 
   /// The address of an element whose index, the expression `index`, was computed in
   /// integers (`emitInteger`): the bounds comparison alone. A bad index is reported as the
-  /// double the expression gives, computed again in the cold block (it reads only what
-  /// nothing between assigns): the integer has lost a zero's sign (`-len(a)` is -0).
+  /// double the expression gives (`emitDouble(fromIntegers:)`, in the cold block): the
+  /// integer has lost a zero's sign (`-len(a)` is -0).
   func elementPointer(of array: Name, position: LLVMValueRef, index: ExprID, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
     let (elements, count) = loadArray(of: program.variable(of: node))
@@ -253,7 +302,7 @@ extension IRGenerator {
     let error = block("index.error")
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds"), ok, error)
     LLVMPositionBuilderAtEnd(b, error)
-    reportIndexError(array, index: emit(index), count: count, node: node)
+    reportIndexError(array, index: emitDouble(fromIntegers: index), count: count, node: node)
     LLVMPositionBuilderAtEnd(b, ok)
     var indices: [LLVMValueRef?] = [position]
     return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
