@@ -71,6 +71,32 @@ struct CallGraphTests {
     #expect(names(graph.callees(under: body.body)) == ["binary:", "big", "leaf", "sin"])
   }
 
+  /// The loops compiled ahead: those outside any nest, in the order the program reaches
+  /// them (each top-level body, then what it calls), with the top-level body reaching them.
+  @Test func singleLoopsComeInRunOrder() throws {
+    let source = """
+      def binary : 1 (x y) y
+      var g = 0
+      def later(n) for k = 0, k < n in g = g + k
+      def nest(n) for i = 0, i < n in for j = 0, j < n in g = g + j
+      def first(n) (for a = 0, a < n in g = g + a) : later(n) : nest(n) : (for b = 0, b < n in g = g - b)
+      first(3)
+      for c = 0, c < 3 in g = g + c
+      """
+    let checked = Frontend.check(SourceFile(name: "order.ks", text: source))
+    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
+    let program = checked.program
+    let variables = CallGraph(program).singleLoopsInRunOrder().map { entry -> (String, Int) in
+      guard case .loop(let index) = program.tree[entry.loop], case .forLoop(let parts) = program.tree.loop(index) else {
+        return ("?", entry.topLevel)
+      }
+      return (program.tree.text(parts.variable), entry.topLevel)
+    }
+    let topLevel = program.bodies.indices.filter { program.bodies[$0].function == nil }
+    #expect(variables.map(\.0) == ["a", "b", "k", "c"])
+    #expect(variables.map(\.1) == [topLevel[1], topLevel[1], topLevel[1], topLevel[2]])
+  }
+
   @Test func smallFunctionsAreThoseUpToTheSizeLimit() throws {
     let body = String(repeating: "x + ", count: CallGraph.smallFunctionSize / 4) + "x"
     let checked = Frontend.check(SourceFile(name: "size.ks", text: "def small(x) x\ndef big(x) \(body)\n"))

@@ -121,14 +121,31 @@ struct CallGraph {
         work += program.bodies[next].callees.reversed().compactMap { bodyIndex[$0] }
       }
     }
-    let tree = program.tree
     return order.flatMap { topLevel, index in
-      let loops = program.bodies[index].loops
-      let single = loops.filter { loop in
-        !loops.contains { $0 != loop && (tree.contains($0, under: loop) || tree.contains(loop, under: $0)) }
-      }
-      return single.map { (topLevel, index, $0) }
+      let body = program.bodies[index]
+      let nested = body.loops.count < 2 ? [] : nestedLoops(of: body)
+      return body.loops.filter { !nested.contains($0) }.map { (topLevel, index, $0) }
     }
+  }
+
+  /// The loops of `body` that are in a nest: with a loop of the body around them or inside
+  /// them. One walk of the body, whatever its number of loops.
+  private func nestedLoops(of body: CheckedBody) -> Set<ExprID> {
+    var nested = Set<ExprID>()
+    // Each node to visit, with the innermost loop around it.
+    var work: [(node: SyntaxNode, around: ExprID?)] = [(SyntaxNode(.expr(body.body)), nil)]
+    while let (node, around) = work.popLast() {
+      var inside = around
+      if case .expr(let id) = node.reference, case .loop = program.tree[id] {
+        if let around {
+          nested.insert(around)
+          nested.insert(id)
+        }
+        inside = id
+      }
+      work += program.tree.children(of: node).map { ($0, inside) }
+    }
+    return nested
   }
 
   /// Which functions lie on a cycle of calls (Tarjan's strongly connected components, walked

@@ -57,8 +57,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   static let shortRun = 100
   /// What was handed to the compiler, by the interpreter or by compiling ahead.
   private let requests: Mutex<Requests>
-  /// The loops to compile ahead, in order (`CallGraph.singleLoopsInRunOrder`).
-  private let aheadOfTime: [(topLevel: Int, body: Int, loop: ExprID)]
+  /// The loops to compile ahead, in order (`CallGraph.singleLoopsInRunOrder`), found on the
+  /// compiler thread when it first has nothing to do, and used only there.
+  private var aheadOfTime: [(topLevel: Int, body: Int, loop: ExprID)]?
   /// Compiles queued or in progress.
   private let pending = Atomic<Int>(0)
   /// The compiler thread's queue, and its JIT.
@@ -94,7 +95,6 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopStarted = [Bool](repeating: false, count: loops)
     loopHandedOver = loopStarted
     entryRequested = [Bool](repeating: false, count: functions)
-    aheadOfTime = policy.waits ? [] : graph.singleLoopsInRunOrder()
     unresolved = Set(
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
     // A program that may well need the compiler has it made while the interpreter starts.
@@ -315,7 +315,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// that nothing has asked for yet, with the globals as they were at the last request
   /// (a global fixed then is fixed for good; one declared since is read from its cell).
   private func compileAheadIfIdle() {
-    guard !finished.load(ordering: .acquiring) else { return }
+    guard !policy.waits, !finished.load(ordering: .acquiring) else { return }
+    if aheadOfTime == nil { aheadOfTime = graph.singleLoopsInRunOrder() }
+    let aheadOfTime = self.aheadOfTime ?? []
     let next = requests.withLock {
       requests -> (node: ExprID, body: CheckedBody, functions: [FunctionID], copies: Set<FunctionID>, cells: GlobalSnapshot)?
       in
