@@ -22,8 +22,9 @@ struct RunCommand: ParsableCommand {
 
       How it runs (--tier): auto, the default, starts in the interpreter at once and has \
       LLVM compile at -O2 (unless told otherwise), on another thread, the functions called \
-      often and the loops that run long, which then go on in machine code. jit compiles \
-      everything the program can reach first, then runs it; interp only interprets. The \
+      often and the loops that run long, which then go on in machine code (and, when it is \
+      idle, loops the program has yet to reach). jit compiles everything the program can \
+      reach first, then runs it; interp only interprets. The \
       output is the same in every tier; --stats tells what ran where. -g runs in the jit \
       tier, for the debugger.
 
