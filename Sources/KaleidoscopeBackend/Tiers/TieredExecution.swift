@@ -138,13 +138,14 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // compile would delay the loops queued after it: it is compiled into the module of
     // each caller that gets hot (`newModule`), where LLVM inlines it.
     guard !graph.isSmall[Int(function.index)] || graph.longRunning[Int(function.index)] else { return }
-    let around = site.flatMap(loopToCompile(around:))
     let module = requests.withLock {
       requests -> (functions: [FunctionID], copies: Set<FunctionID>, loop: (node: ExprID, index: Int32)?)? in
       guard !requests.functions[Int(function.index)] else { return nil }
+      // Looked for only once the function is known to be new: the reports of one already
+      // compiled come every `reportInterval` calls.
+      var loop = site.flatMap(loopToCompile(around:))
       requests.entries[Int(function.index)] = true
       entryRequested[Int(function.index)] = true
-      var loop = around
       if let index = loop?.index {
         if requests.loops[Int(index)] { loop = nil } else { requests.loops[Int(index)] = true }
       }
