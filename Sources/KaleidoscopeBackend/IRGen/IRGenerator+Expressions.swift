@@ -15,6 +15,7 @@ extension IRGenerator {
     case .variable:
       let variable = program.variable(of: id)
       if case .global(let global) = variable, let value = fixedValue(of: global) { return LLVMConstReal(double, value) }
+      if case .local(let local) = variable, let small = smallIntegral(local) { return small }
       return loadNumber(from: storage(of: variable))
     case .unary(_, let operand):
       let value = emit(operand)

@@ -283,6 +283,21 @@ extension IRGenerator {
     LLVMBuildStore(b, integer, copy)
   }
 
+  /// A small integral local (`IndexFacts.smallIntegralLocals`: below 2^31, never -0) read
+  /// as a double: its integer copy, converted from 32 bits. The conversion is exact, and
+  /// LLVM knows it, so comparing the local with a whole constant becomes an integer
+  /// comparison, and a chain of them a `switch` (an interpreter's dispatch on an opcode read
+  /// from an array). A loop counter read this way made the matrix product slower, so
+  /// counters keep their doubles.
+  func smallIntegral(_ local: LocalID) -> LLVMValueRef? {
+    guard indices.current.smallIntegralLocals.contains(local.index), let copy = integerLocals[Int(local.index)] else {
+      return nil
+    }
+    let b = builder.reference
+    let wide = LLVMBuildLoad2(b, int64, copy, "integral")!
+    return LLVMBuildSIToFP(b, LLVMBuildTrunc(b, wide, int32, "")!, double, "")!
+  }
+
   /// `lhs < rhs` at `node` in integers, when both sides can be computed exactly in them.
   func integerComparison(at node: ExprID) -> LLVMValueRef? {
     guard case .binary(_, let lhs, let rhs) = tree[node], integerBits(lhs) != nil, integerBits(rhs) != nil else {

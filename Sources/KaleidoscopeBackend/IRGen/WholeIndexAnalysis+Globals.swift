@@ -78,7 +78,7 @@ extension WholeIndexAnalysis {
 
   private static func elements(of node: ExprID, in tree: SyntaxTree) -> Whole? {
     switch tree[node] {
-    case .string: return Whole(bits: 8, sign: .nonNegative)
+    case .string: return Whole(bits: 8, sign: .nonNegative, mayBeNegativeZero: false)
     case .arrayLiteral(let list):
       var fact = Self.literal(0)
       for element in tree.arguments(list) {

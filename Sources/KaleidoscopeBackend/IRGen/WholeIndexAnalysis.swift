@@ -16,6 +16,9 @@ struct IndexFacts {
   /// The number locals that hold whole numbers below 2^52 throughout (by `LocalID.index`),
   /// which the IR generator keeps in integers too.
   var integralLocals: Set<Int32> = []
+  /// Those of `integralLocals` below 2^31 in magnitude and never -0, which read back
+  /// exactly from a 32-bit copy.
+  var smallIntegralLocals: Set<Int32> = []
   /// False when the walk ran out of budget: then nothing is proved, and `storedElements`
   /// does not list every store.
   var isComplete = true
@@ -40,21 +43,26 @@ struct WholeIndexAnalysis {
     case any
   }
 
-  /// A number known to be whole and finite, below 2^bits in magnitude, and maybe known not
-  /// to be negative; only numbers that convert to 64 bits exactly are tracked.
+  /// A number known to be whole and finite, below 2^bits in magnitude, maybe known not to
+  /// be negative, and maybe known not to be -0; only numbers that convert to 64 bits
+  /// exactly are tracked. A "non-negative" number may still be -0, which converts to the
+  /// integer 0 and passes every check 0 does; only one never -0 reads back exactly from an
+  /// integer.
   struct Whole: Equatable {
     var bits: Int
     var sign: Sign
+    var mayBeNegativeZero: Bool
 
     /// The fact if it still converts exactly (below 2^64 unsigned, 2^63 signed), else nil.
-    init?(bits: Int, sign: Sign) {
+    init?(bits: Int, sign: Sign, mayBeNegativeZero: Bool = true) {
       guard bits <= (sign == .nonNegative ? 64 : 63) else { return nil }
       self.bits = bits
       self.sign = sign
+      self.mayBeNegativeZero = mayBeNegativeZero
     }
 
-    /// A checked index or an array's length: from 0 to 2^32 - 1 (SPEC §5 caps lengths).
-    static let index = Whole(bits: 32, sign: .nonNegative)!
+    /// An array's length: from 0 to 2^32 - 1 (SPEC §5 caps lengths), never -0.
+    static let index = Whole(bits: 32, sign: .nonNegative, mayBeNegativeZero: false)!
     /// An index or a little beyond: what a counter checked and then stepped stays below.
     static let counter = Whole(bits: 34, sign: .nonNegative)!
   }
@@ -99,7 +107,8 @@ struct WholeIndexAnalysis {
     defer { visited = analysis.steps }
     do {
       _ = try analysis.evaluate(body.body)
-      analysis.result.integralLocals = analysis.integralLocals(of: body)
+      analysis.result.integralLocals = analysis.integralLocals(of: body) { $0.bits <= 52 }
+      analysis.result.smallIntegralLocals = analysis.integralLocals(of: body) { $0.bits <= 31 && !$0.mayBeNegativeZero }
       return analysis.result
     } catch {
       var nothing = IndexFacts()
@@ -144,20 +153,27 @@ struct WholeIndexAnalysis {
     guard value.isFinite, value.rounded(.towardZero) == value else { return nil }
     var bits = 0
     while bits <= 64, Double(sign: .plus, exponent: bits, significand: 1) <= value.magnitude { bits += 1 }
-    return Whole(bits: bits, sign: value >= 0 ? .nonNegative : .any)
+    return Whole(bits: bits, sign: value >= 0 ? .nonNegative : .any, mayBeNegativeZero: value == 0 && value.sign == .minus)
   }
 
   /// What a built-in operator gives: sums, differences and products of whole numbers are
   /// whole (rounding above 2^53 lands on whole numbers too); the bound grows by a bit, or
-  /// the bounds add up.
+  /// the bounds add up. A sum is -0 only of two -0s, a difference only from a -0, and a
+  /// product of a zero and a number of the other sign (`<` gives +0 or 1).
   static func combine(_ op: UInt8, _ lhs: Whole?, _ rhs: Whole?) -> Whole? {
-    if op == UInt8(ascii: "<") { return Whole(bits: 1, sign: .nonNegative) }
+    if op == UInt8(ascii: "<") { return Whole(bits: 1, sign: .nonNegative, mayBeNegativeZero: false) }
     guard let lhs, let rhs else { return nil }
     let bothNonNegative: Sign = lhs.sign == .nonNegative && rhs.sign == .nonNegative ? .nonNegative : .any
     switch op {
-    case UInt8(ascii: "+"): return Whole(bits: max(lhs.bits, rhs.bits) + 1, sign: bothNonNegative)
-    case UInt8(ascii: "-"): return Whole(bits: max(lhs.bits, rhs.bits) + 1, sign: .any)
-    case UInt8(ascii: "*"): return Whole(bits: lhs.bits + rhs.bits, sign: bothNonNegative)
+    case UInt8(ascii: "+"):
+      return Whole(
+        bits: max(lhs.bits, rhs.bits) + 1, sign: bothNonNegative,
+        mayBeNegativeZero: lhs.mayBeNegativeZero && rhs.mayBeNegativeZero)
+    case UInt8(ascii: "-"):
+      return Whole(bits: max(lhs.bits, rhs.bits) + 1, sign: .any, mayBeNegativeZero: lhs.mayBeNegativeZero)
+    case UInt8(ascii: "*"):
+      let signsClear = bothNonNegative == .nonNegative && !lhs.mayBeNegativeZero && !rhs.mayBeNegativeZero
+      return Whole(bits: lhs.bits + rhs.bits, sign: bothNonNegative, mayBeNegativeZero: !signsClear)
     default: return nil
     }
   }
@@ -165,26 +181,30 @@ struct WholeIndexAnalysis {
   /// What holds after either of two paths: the weaker bound, if both know one.
   static func join(_ a: Whole?, _ b: Whole?) -> Whole? {
     guard let a, let b else { return nil }
-    return Whole(bits: max(a.bits, b.bits), sign: a.sign == b.sign ? a.sign : .any)
+    return Whole(
+      bits: max(a.bits, b.bits), sign: a.sign == b.sign ? a.sign : .any,
+      mayBeNegativeZero: a.mayBeNegativeZero || b.mayBeNegativeZero)
   }
 
   /// A fact that grew in a loop, rounded up to the next bound that can hold: an index plus
   /// a little (a counter checked, then stepped), or the widest that converts exactly.
   static func widen(_ fact: Whole?) -> Whole? {
     guard let fact else { return nil }
-    if fact.bits <= Whole.counter.bits { return Whole(bits: Whole.counter.bits, sign: fact.sign) }
-    return Whole(bits: fact.sign == .nonNegative ? 64 : 63, sign: fact.sign)
+    if fact.bits <= Whole.counter.bits {
+      return Whole(bits: Whole.counter.bits, sign: fact.sign, mayBeNegativeZero: fact.mayBeNegativeZero)
+    }
+    return Whole(bits: fact.sign == .nonNegative ? 64 : 63, sign: fact.sign, mayBeNegativeZero: fact.mayBeNegativeZero)
   }
 
   // MARK: - Locals
 
-  /// The `var` locals every assignment gives a whole number below 2^52 in magnitude: in
-  /// integers, they compute exactly what their doubles hold.
-  private func integralLocals(of body: CheckedBody) -> Set<Int32> {
+  /// The `var` locals every assignment gives a whole number that `holds` accepts (below
+  /// 2^52 in magnitude: in integers, they compute exactly what their doubles hold).
+  private func integralLocals(of body: CheckedBody, where holds: (Whole) -> Bool) -> Set<Int32> {
     Set(
       body.locals.indices.filter { index in
         body.locals[index].kind == .variable && body.locals[index].valueKind == .number && !assigned[index].isEmpty
-          && assigned[index].allSatisfy { ($0?.bits ?? 64) <= 52 }
+          && assigned[index].allSatisfy { $0.map(holds) ?? false }
       }.map { Int32($0) })
   }
 
@@ -204,8 +224,11 @@ struct WholeIndexAnalysis {
   private mutating func checked(_ node: ExprID, index: ExprID, fact: Whole?, assignmentsBefore: Int?) {
     if recording, let fact { result.wholeIndices[node] = fact.sign }
     guard let local = local(index), assignments[Int(local.index)] == assignmentsBefore else { return }
-    let bits = min(facts[Int(local.index)]?.bits ?? Whole.index.bits, Whole.index.bits)
-    facts[Int(local.index)] = Whole(bits: bits, sign: .nonNegative)
+    // -0 passes the check as 0 does.
+    let before = facts[Int(local.index)]
+    facts[Int(local.index)] = Whole(
+      bits: min(before?.bits ?? Whole.index.bits, Whole.index.bits), sign: .nonNegative,
+      mayBeNegativeZero: before?.mayBeNegativeZero ?? true)
   }
 
   /// Joins a stored value's fact into what its array is known to receive.
@@ -242,7 +265,8 @@ struct WholeIndexAnalysis {
     case .unary(_, let operand):
       let fact = try evaluate(operand)
       guard program.callee(of: id) == nil, let fact else { return nil }
-      return Whole(bits: fact.bits, sign: fact.bits == 0 ? .nonNegative : .any)
+      // -0 is the negation of 0.
+      return Whole(bits: fact.bits, sign: fact.bits == 0 ? .nonNegative : .any, mayBeNegativeZero: true)
     case .binary:
       return try evaluateBinaryChain(id)
     case .assign(let target, let value):
@@ -326,7 +350,10 @@ struct WholeIndexAnalysis {
     let limit = try evaluate(rhs)
     guard let value, value.sign == .nonNegative, let limit, assignments[Int(local.index)] == assignmentsBefore
     else { return nil }
-    return (local, Whole(bits: min(value.bits, limit.bits), sign: .nonNegative)!)
+    return (
+      local,
+      Whole(bits: min(value.bits, limit.bits), sign: .nonNegative, mayBeNegativeZero: value.mayBeNegativeZero)!
+    )
   }
 
   private mutating func evaluateCall(_ id: ExprID, arguments: ExprIDs) throws {
