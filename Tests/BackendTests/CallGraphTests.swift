@@ -71,9 +71,10 @@ struct CallGraphTests {
     #expect(names(graph.callees(under: body.body)) == ["binary:", "big", "leaf", "sin"])
   }
 
-  /// The loops compiled ahead: those outside any nest, in the order the program reaches
-  /// them (each top-level body, then what it calls), with the top-level body reaching them.
-  @Test func singleLoopsComeInRunOrder() throws {
+  /// The loops compiled ahead: the innermost loops of nests, then those outside any nest,
+  /// each in the order the program reaches them (each top-level body, then what it calls),
+  /// with the top-level body reaching them.
+  @Test func loopsToCompileAheadComeInRunOrder() throws {
     let source = """
       def binary : 1 (x y) y
       var g = 0
@@ -86,15 +87,17 @@ struct CallGraphTests {
     let checked = Frontend.check(SourceFile(name: "order.ks", text: source))
     try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
     let program = checked.program
-    let variables = CallGraph(program).singleLoopsInRunOrder().map { entry -> (String, Int) in
+    let candidates = CallGraph(program).loopsToCompileAhead()
+    let variables = candidates.map { entry -> (String, Int) in
       guard case .loop(let index) = program.tree[entry.loop], case .forLoop(let parts) = program.tree.loop(index) else {
         return ("?", entry.topLevel)
       }
       return (program.tree.text(parts.variable), entry.topLevel)
     }
     let topLevel = program.bodies.indices.filter { program.bodies[$0].function == nil }
-    #expect(variables.map(\.0) == ["a", "b", "k", "c"])
-    #expect(variables.map(\.1) == [topLevel[1], topLevel[1], topLevel[1], topLevel[2]])
+    #expect(variables.map(\.0) == ["j", "a", "b", "k", "c"])
+    #expect(variables.map(\.1) == [topLevel[1], topLevel[1], topLevel[1], topLevel[1], topLevel[2]])
+    #expect(candidates.map(\.nested) == [true, false, false, false, false])
   }
 
   @Test func smallFunctionsAreThoseUpToTheSizeLimit() throws {

@@ -11,11 +11,20 @@ import Testing
 /// in the background, are waited for (`waitUntilIdle`).
 @Suite("Tier policy")
 struct TierPolicyTests {
-  /// The checked `source`, and tiers for it that make a loop hot at 8 iterations.
-  static func tiers(of source: String, hotCalls: Int, waits: Bool = true) throws -> (CheckedProgram, TieredExecution) {
+  /// The checked `source`, and tiers for it that make a loop hot at 8 iterations; with
+  /// `declaring`, after its declarations of globals have run.
+  static func tiers(
+    of source: String, hotCalls: Int, waits: Bool = true, declaring: Bool = false
+  ) throws -> (CheckedProgram, TieredExecution) {
     let checked = Frontend.check(SourceFile(name: "policy.ks", text: source))
     try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
     let interpreter = Interpreter(program: checked.program, host: RuntimeHost())
+    for (index, body) in checked.program.bodies.enumerated() where declaring {
+      guard case .globalDeclaration = body.kind else { continue }
+      try LargeStack.run(size: Interpreter.stackSize) { () throws(InterpreterError) in
+        try interpreter.evaluateTopLevel(index, stackSize: Interpreter.stackSize)
+      }
+    }
     let tiers = TieredExecution(
       program: checked.program, globals: interpreter.globals, options: CompileOptions(),
       policy: TierPolicy(hotCalls: hotCalls, hotIterations: 8, waits: waits))
@@ -85,6 +94,44 @@ struct TierPolicyTests {
     #expect((tiers.loop(loop(topLevel[1]), of: topLevel[1], iterations: 0) != nil) == !pastTheSecond)
     #expect(tiers.loop(loop(topLevel[2]), of: topLevel[2], iterations: 0) == nil)
     #expect(tiers.loop(loop(long), of: long, iterations: 0) != nil)
+  }
+
+  static let nests = """
+    def binary : 1 (x y) y
+    var g = 0, n = 200, a[300]
+    for s = 0, s < 100 in g = g + s
+    def fixed() for i = 0, i < 3 in for j = 0, j < n in g = g + j
+    def length() for i = 0, i < 3 in for j = 0, j < len(a) in g = g + j
+    def literal() for i = 0, i < 3 in for j = 0, j < 150 in g = g + j
+    def short() for i = 0, i < 3 in for j = 0, j < 5 in g = g + j
+    def open(m) for i = 0, i < 3 in for j = 0, j < m in g = g + j
+    fixed() : length() : literal() : short() : open(200)
+    """
+
+  /// The inner loop of a nest is compiled ahead when each of its runs is known to be long
+  /// (to a literal, a fixed global or an array's length); not one of short runs, whose
+  /// loop around gets compiled when hot, nor one whose bound is unknown; never the loop
+  /// around, whose module would take far longer.
+  @Test func innerLoopsOfLongRunsAreCompiledAhead() throws {
+    let (program, tiers) = try Self.tiers(of: Self.nests, hotCalls: 1000, waits: false, declaring: true)
+    defer { tiers.finish() }
+    let first = try #require(program.bodies.firstIndex { $0.function == nil && $0.hasLoop })
+    tiers.starting(topLevel: first)
+    _ = tiers.loop(program.bodies[first].loops[0], of: first, iterations: 8)
+    tiers.waitUntilIdle()
+    let loops = { (name: String) throws -> (outer: ExprID, inner: ExprID, body: Int) in
+      let function = try #require(program.functions.ids.first { program.functions[$0].spelling == name })
+      let body = try #require(program.bodies.firstIndex { $0.function == function })
+      let nest = program.bodies[body].loops
+      let outer = try #require(nest.first { outer in nest.contains { $0 != outer && program.tree.contains($0, under: outer) } })
+      return (outer, try #require(nest.first { $0 != outer }), body)
+    }
+    #expect(tiers.statistics.figures.modulesAhead == 3)
+    for (name, ahead) in [("fixed", true), ("length", true), ("literal", true), ("short", false), ("open", false)] {
+      let (outer, inner, body) = try loops(name)
+      #expect((tiers.loop(inner, of: body, iterations: 0) != nil) == ahead, "\(name)")
+      #expect(tiers.loop(outer, of: body, iterations: 0) == nil, "\(name)")
+    }
   }
 
   static let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in g = g + i\n0\n"

@@ -98,15 +98,44 @@ struct CallGraph {
     }
   }
 
-  /// The loops that are not part of a nest (no loop of their body is around them or inside
-  /// them) in the bodies running the program can reach, in the order it is likely to reach
-  /// them, each with the index of its body in `program.bodies` and of the top-level body
-  /// that reaches it first: each top-level body in source order, followed by the functions
-  /// it can call, depth first in the order of its calls. Tiered execution compiles them
-  /// ahead, in this order, while its compiler has nothing else to do. A nest is left to get
-  /// hot: the inner loops of one running in the interpreter would take the compiler from the
-  /// loop around them, which it is about to ask for.
-  func singleLoopsInRunOrder() -> [(topLevel: Int, body: Int, loop: ExprID)] {
+  /// A loop tiered execution may compile ahead: its body's index in `program.bodies`, that
+  /// of the top-level body that reaches it first, and whether it is the innermost loop of
+  /// a nest (`nested`) rather than a loop outside any nest.
+  struct AheadCandidate {
+    let topLevel: Int
+    let body: Int
+    let loop: ExprID
+    let nested: Bool
+  }
+
+  /// The loops tiered execution compiles ahead, in order, while its compiler has nothing
+  /// else to do: first the innermost loops of nests, each of which runs once per iteration
+  /// of the loops around it, then the loops outside any nest; each group in the order the
+  /// program is likely to reach them (each top-level body in source order, followed by the
+  /// functions it can call, depth first in the order of its calls). The loops around an
+  /// inner one are left to get hot: a nest's module is far longer to compile than its
+  /// inner loop's, and the loop around runs its inner loop's code from its next iteration.
+  func loopsToCompileAhead() -> [AheadCandidate] {
+    var inner: [AheadCandidate] = []
+    var single: [AheadCandidate] = []
+    for (topLevel, index) in bodiesInRunOrder() {
+      let body = program.bodies[index]
+      let nested = body.loops.count < 2 ? [] : nestedLoops(of: body)
+      for loop in body.loops {
+        if !nested.contains(loop) {
+          single.append(AheadCandidate(topLevel: topLevel, body: index, loop: loop, nested: false))
+        } else if !body.loops.contains(where: { $0 != loop && program.tree.contains($0, under: loop) }) {
+          inner.append(AheadCandidate(topLevel: topLevel, body: index, loop: loop, nested: true))
+        }
+      }
+    }
+    return inner + single
+  }
+
+  /// Each body the program can reach, in the order it is likely to, with the top-level
+  /// body that reaches it first: each top-level body in source order, followed by the
+  /// functions it can call, depth first in the order of its calls.
+  private func bodiesInRunOrder() -> [(topLevel: Int, body: Int)] {
     var bodyIndex: [FunctionID: Int] = [:]
     for (index, body) in program.bodies.enumerated() {
       if let function = body.function { bodyIndex[function] = index }
@@ -121,11 +150,7 @@ struct CallGraph {
         work += program.bodies[next].callees.reversed().compactMap { bodyIndex[$0] }
       }
     }
-    return order.flatMap { topLevel, index in
-      let body = program.bodies[index]
-      let nested = body.loops.count < 2 ? [] : nestedLoops(of: body)
-      return body.loops.filter { !nested.contains($0) }.map { (topLevel, index, $0) }
-    }
+    return order
   }
 
   /// The loops of `body` that are in a nest: with a loop of the body around them or inside

@@ -16,11 +16,11 @@ import Synchronization
 /// (`GlobalCells`), so both tiers see one state. Modules are compiled one at a time, in the
 /// order they were asked for, so a module's calls to functions of earlier ones find them.
 ///
-/// While the compiler has nothing to do, it compiles ahead the loops outside any nest that
-/// the program has not reached yet, in the order it is likely to reach them
-/// (`CallGraph.singleLoopsInRunOrder`): a loop that starts after the compile finds its code
-/// at its first iteration, where it would otherwise wait for a compile of its own while the
-/// interpreter crawls through it.
+/// While the compiler has nothing to do, it compiles ahead loops that the program has not
+/// reached yet (`CallGraph.loopsToCompileAhead`): the inner loops of nests that will run
+/// long, then the loops outside any nest. A loop that starts after the compile finds its
+/// code at its first iteration, where it would otherwise wait for a compile of its own
+/// while the interpreter crawls through it.
 ///
 /// Two threads use it: the counts are the interpreter's alone, the JIT the compiler
 /// thread's alone; they share the entry slots (atomic), what was handed to the compiler
@@ -57,9 +57,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   static let shortRun = 100
   /// What was handed to the compiler, by the interpreter or by compiling ahead.
   private let requests: Mutex<Requests>
-  /// The loops to compile ahead, in order (`CallGraph.singleLoopsInRunOrder`), found on the
+  /// The loops to compile ahead, in order (`CallGraph.loopsToCompileAhead`), found on the
   /// compiler thread when it first has nothing to do, and used only there.
-  private var aheadOfTime: [(topLevel: Int, body: Int, loop: ExprID)]?
+  private var aheadOfTime: [CallGraph.AheadCandidate]?
   /// Compiles queued or in progress.
   private let pending = Atomic<Int>(0)
   /// The compiler thread, and its JIT.
@@ -317,20 +317,23 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// (a global fixed then is fixed for good; one declared since is read from its cell).
   private func compileAheadIfIdle() {
     guard !policy.waits, !finished.load(ordering: .acquiring) else { return }
-    if aheadOfTime == nil { aheadOfTime = graph.singleLoopsInRunOrder() }
+    if aheadOfTime == nil { aheadOfTime = graph.loopsToCompileAhead() }
     let aheadOfTime = self.aheadOfTime ?? []
     let next = requests.withLock {
       requests -> (node: ExprID, body: CheckedBody, functions: [FunctionID], copies: Set<FunctionID>, cells: GlobalSnapshot)?
       in
       guard let cells = requests.cells else { return nil }
       while requests.ahead < aheadOfTime.count {
-        let (topLevel, body, node) = aheadOfTime[requests.ahead]
+        let candidate = aheadOfTime[requests.ahead]
+        let node = candidate.loop
         requests.ahead += 1
         // What only top-level bodies that have run reach is over.
-        guard topLevel >= requests.topLevel, case .loop(let index) = program.tree[node], !requests.loops[Int(index)],
-          !requests.started[Int(index)]
+        guard candidate.topLevel >= requests.topLevel, case .loop(let index) = program.tree[node],
+          !requests.loops[Int(index)], !requests.started[Int(index)]
         else { continue }
-        let checked = program.bodies[body]
+        // An inner loop of short runs gets the loop around it compiled when hot (`shortRun`).
+        if candidate.nested, !runsLong(node, cells: cells.cells) { continue }
+        let checked = program.bodies[candidate.body]
         // A function with code of its own runs its loops there.
         if let function = checked.function, requests.entries[Int(function.index)] { continue }
         // A loop that calls code able to run long would bring it all into its module, a
@@ -349,6 +352,31 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     compileLoop(
       next.node, of: next.body, calling: next.functions, copies: next.copies, assumesWholeFixedLocals: true,
       cells: next.cells)
+  }
+
+  /// Whether each run of the loop at `node` is known to be long: a `for` loop counting by
+  /// 1 from a literal to a literal, a global fixed in `cells` or a declared global array's
+  /// length, at least `shortRun` further on.
+  private func runsLong(_ node: ExprID, cells: [(UInt64, UInt64)]) -> Bool {
+    guard case .loop(let index) = program.tree[node], case .forLoop(let parts) = program.tree.loop(index),
+      parts.step == nil, case .number(let start) = program.tree[parts.start],
+      case .binary(let op, _, let bound) = program.tree[parts.end], op == UInt8(ascii: "<"),
+      program.callee(of: parts.end) == nil
+    else { return false }
+    let end: Double?
+    switch program.tree[bound] {
+    case .number(let value): end = value
+    case .variable:
+      guard case .global(let global) = program.variable(of: bound) else { return false }
+      end = fixedGlobals(cells).numbers[global.index]
+    case .length:
+      guard case .global(let global) = program.variable(of: bound) else { return false }
+      end = fixedGlobals(cells).arrays[global.index].map { Double($0.count) }
+    case .unary, .binary, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral,
+      .string, .globalDeclaration, .error:
+      end = nil
+    }
+    return end.map { $0 - start >= Double(Self.shortRun) } ?? false
   }
 
   // MARK: - The compiler thread
