@@ -11,10 +11,11 @@ import Testing
 /// in the background, are waited for (`waitUntilIdle`).
 @Suite("Tier policy")
 struct TierPolicyTests {
-  /// The checked `source`, and tiers for it that make a loop hot at 8 iterations; with
+  /// The checked `source`, and tiers for it that make a loop hot at 8 iterations (unless
+  /// told otherwise); with
   /// `declaring`, after its declarations of globals have run.
   static func tiers(
-    of source: String, hotCalls: Int, waits: Bool = true, declaring: Bool = false
+    of source: String, hotCalls: Int, hotIterations: Int = 8, waits: Bool = true, declaring: Bool = false
   ) throws -> (CheckedProgram, TieredExecution) {
     let checked = Frontend.check(SourceFile(name: "policy.ks", text: source))
     try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
@@ -27,7 +28,7 @@ struct TierPolicyTests {
     }
     let tiers = TieredExecution(
       program: checked.program, globals: interpreter.globals, options: CompileOptions(),
-      policy: TierPolicy(hotCalls: hotCalls, hotIterations: 8, waits: waits))
+      policy: TierPolicy(hotCalls: hotCalls, hotIterations: hotIterations, waits: waits))
     return (checked.program, tiers)
   }
 
@@ -132,6 +133,25 @@ struct TierPolicyTests {
       #expect((tiers.loop(inner, of: body, iterations: 0) != nil) == ahead, "\(name)")
       #expect(tiers.loop(outer, of: body, iterations: 0) == nil, "\(name)")
     }
+  }
+
+  /// Each entry into a loop's code counts as `shortRun` iterations of the loop around it:
+  /// that loop gets hot after about 41 iterations that enter the code, not 4,096.
+  @Test(arguments: [40, 41])
+  func theLoopAroundALoopWithCodeGetsHotSooner(entries: Int) throws {
+    let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in for j = 0, j < 1000 in g = g + j\n0\n"
+    let (program, tiers) = try Self.tiers(of: source, hotCalls: 1000, hotIterations: 4096)
+    defer { tiers.finish() }
+    let body = try #require(program.bodies.firstIndex { $0.function != nil && $0.hasLoop })
+    let loops = program.bodies[body].loops
+    let outer = try #require(loops.first { outer in loops.contains { $0 != outer && program.tree.contains($0, under: outer) } })
+    let inner = try #require(loops.first { $0 != outer })
+    #expect(tiers.loop(outer, of: body, iterations: 0) == nil)
+    // One long run makes the inner loop hot: its code takes over at the next report.
+    for iterations in stride(from: 0, through: 4096, by: 1024) { _ = tiers.loop(inner, of: body, iterations: iterations) }
+    for _ in 0..<entries { #expect(tiers.loop(inner, of: body, iterations: 0) != nil) }
+    let hot = entries * TieredExecution.shortRun >= 4096
+    #expect((tiers.loop(outer, of: body, iterations: 0) != nil) == hot)
   }
 
   static let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in g = g + i\n0\n"

@@ -50,13 +50,16 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private var loopRuns: [Int]
   private var loopStarted: [Bool]
   private var loopHandedOver: [Bool]
+  /// The loop index of the innermost loop around each loop in its body, found at the first
+  /// entry into the loop's code: -1 for none, -2 not looked for yet.
+  private var loopAround: [Int32]
   /// Functions whose own entry was handed to the compiler (`requests.entries`, which only
   /// the interpreter's thread sets).
   private var entryRequested: [Bool]
   /// The most iterations a loop's runs may average for it to count as running short.
   static let shortRun = 100
   /// What was handed to the compiler, by the interpreter or by compiling ahead.
-  private let requests: Mutex<Requests>
+  private let requests: Mutex<CompileRequests>
   /// The loops to compile ahead, in order (`CallGraph.loopsToCompileAhead`), found on the
   /// compiler thread when it first has nothing to do, and used only there.
   private var aheadOfTime: [CallGraph.AheadCandidate]?
@@ -87,13 +90,14 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     entries = .allocate(capacity: max(1, functions))
     entries.initialize(repeating: nil, count: max(1, functions))
     let loops = program.tree.loopCount
-    requests = Mutex(Requests(functions: functions, loops: loops))
+    requests = Mutex(CompileRequests(functions: functions, loops: loops))
     loopEntries = .allocate(capacity: max(1, loops))
     loopEntries.initialize(repeating: nil, count: max(1, loops))
     loopIterations = [Int](repeating: 0, count: loops)
     loopRuns = loopIterations
     loopStarted = [Bool](repeating: false, count: loops)
     loopHandedOver = loopStarted
+    loopAround = [Int32](repeating: -2, count: loops)
     entryRequested = [Bool](repeating: false, count: functions)
     unresolved = Set(
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
@@ -188,7 +192,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   public func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? {
     guard case .loop(let index) = program.tree[node] else { return nil }
     let slot = loopEntries + Int(index)
-    if let entry = ks_tier_load_entry(slot) { return unsafeBitCast(entry, to: LoopEntry.self) }
+    if let entry = ks_tier_load_entry(slot) {
+      creditLoop(around: node, index: index, of: body)
+      return unsafeBitCast(entry, to: LoopEntry.self)
+    }
     if iterations == 0, !loopStarted[Int(index)] {
       // Once per loop: a loop that has run in the interpreter is not compiled ahead.
       loopStarted[Int(index)] = true
@@ -240,6 +247,20 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     requests.withLock { $0.topLevel = body }
   }
 
+  /// Counts an entry into the code of the loop at `node` as `shortRun` iterations of the
+  /// loop around it, which is then the next worth compiling: each of its iterations runs
+  /// that code, whose loop got hot from long runs (or was known to have them), and crosses
+  /// from the interpreter to do so. It gets hot after about 41 such iterations, where
+  /// 4,096 would leave a nest that is half machine code crossing over for long.
+  private func creditLoop(around node: ExprID, index: Int32, of body: Int) {
+    if loopAround[Int(index)] == -2 {
+      let outer = nearestEnclosingLoop(of: node, in: program.bodies[body]).map { program.tree[$0] }
+      if case .loop(let outerIndex) = outer { loopAround[Int(index)] = outerIndex } else { loopAround[Int(index)] = -1 }
+    }
+    let outer = Int(loopAround[Int(index)])
+    if outer >= 0, !loopHandedOver[outer] { loopIterations[outer] += Self.shortRun }
+  }
+
   /// The innermost loop of `body` around `node`, if any.
   private func nearestEnclosingLoop(of node: ExprID, in body: CheckedBody) -> ExprID? {
     body.loops.last { $0 != node && program.tree.contains(node, under: $0) }
@@ -281,7 +302,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// that is not compiled yet, and `copies` of the small ones that are (see
   /// `CallGraph.isSmall`), which stay private to the module. Marks them all requested.
   private func newModule(
-    calling roots: [FunctionID], in requests: inout Requests
+    calling roots: [FunctionID], in requests: inout CompileRequests
   ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
     let requested = requests.functions
     let functions = graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
@@ -445,38 +466,4 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       return nil
     }
   }
-}
-
-/// The globals' cells as the interpreter's thread read them, handed to the compiler thread.
-private struct GlobalSnapshot: @unchecked Sendable {
-  let cells: [(UInt64, UInt64)]
-}
-
-/// What was handed to the compiler: functions (by `FunctionID.index`), functions whose own
-/// entry was, and loops (by loop index); the loops that have started; the globals' cells at
-/// the last request; and how far compiling ahead has gone through its list.
-private struct Requests {
-  var functions: [Bool]
-  var entries: [Bool]
-  var loops: [Bool]
-  /// Loops that have started in the interpreter.
-  var started: [Bool]
-  var cells: GlobalSnapshot?
-  var ahead = 0
-  /// The top-level body running (`starting(topLevel:)`).
-  var topLevel = 0
-
-  init(functions: Int, loops: Int) {
-    self.functions = [Bool](repeating: false, count: functions)
-    entries = self.functions
-    self.loops = [Bool](repeating: false, count: loops)
-    started = self.loops
-  }
-}
-
-/// An entry of a module: what emits it (returning its name), and the slot of an entry
-/// table that the compiler thread writes its address in, atomically.
-private struct ModuleEntry: @unchecked Sendable {
-  let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-  let emit: (IRGenerator) -> String
 }
