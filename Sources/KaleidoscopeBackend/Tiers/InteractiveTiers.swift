@@ -1,6 +1,11 @@
+import Dispatch
 import KaleidoscopeFrontend
 import KaleidoscopeInterpreter
 import KaleidoscopeRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The REPL's tiers (`InteractiveSession`): an input's top-level expressions run in the
 /// interpreter at once, and call the machine code of the functions earlier inputs defined;
@@ -20,7 +25,7 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
   let reportInterval = 16
   let loopReportInterval = 1024
   var callsAreProtected: Bool { true }
-  private let compiler = CompilerThread()
+  private let compiler = DispatchQueue(label: "kaleidoscope.repl.compiler")
   /// The first error of a background compile, reported by the next input.
   private var failure: (any Error)?
 
@@ -30,8 +35,7 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
   }
 
   deinit {
-    compiler.sync()
-    compiler.stop()
+    compiler.sync {}
     entries.deallocate()
   }
 
@@ -51,11 +55,16 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
     ks_tier_store_entry(entries + Int(function.index), UnsafeMutableRawPointer(bitPattern: UInt(address)))
   }
 
-  /// Runs `work` on the compiler thread (`CompilerThread`).
+  /// Runs `work` on the compiler thread, on a stack LLVM's recursion fits in. Ctrl-C never
+  /// lands there: the runtime's handler jumps back only on the evaluating thread.
   func compileInBackground(_ work: @escaping @Sendable () throws -> Void) {
     compiler.async { [self] in
+      var interrupt = sigset_t()
+      sigemptyset(&interrupt)
+      sigaddset(&interrupt, SIGINT)
+      pthread_sigmask(SIG_BLOCK, &interrupt, nil)
       do {
-        try work()
+        try LargeStack.run(size: TieredExecution.compilerStack) { try work() }
       } catch {
         if failure == nil { failure = error }
       }
@@ -64,7 +73,7 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
 
   /// Waits for the background compile, if any; throws its error.
   func waitForCompiles() throws {
-    compiler.sync()
+    compiler.sync {}
     if let failure {
       self.failure = nil
       throw failure

@@ -23,7 +23,7 @@ import Synchronization
 /// while the interpreter crawls through it.
 ///
 /// Two threads use it: the counts are the interpreter's alone, the JIT the compiler
-/// thread's alone; they share the entry slots (atomic), what was handed to the compiler
+/// queue's alone; they share the entry slots (atomic), what was handed to the compiler
 /// (`requests`, locked, since compiling ahead marks it too) and `statistics` (locked).
 public final class TieredExecution: CompiledCode, @unchecked Sendable {
   public let entries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -65,8 +65,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private var aheadOfTime: [CallGraph.AheadCandidate]?
   /// Compiles queued or in progress.
   private let pending = Atomic<Int>(0)
-  /// The compiler thread, and its JIT.
-  private let compiler = CompilerThread()
+  /// The compiler thread's queue, and its JIT.
+  private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
   private var jit: JIT?
   /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), computed once
   /// on the compiler thread for every module of the run rather than once per module.
@@ -108,14 +108,13 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     }) {
       compiler.async { [self] in
         guard !finished.load(ordering: .acquiring) else { return }
-        _ = try? machineCodeHost()
+        _ = try? LargeStack.run(size: Self.compilerStack) { try machineCodeHost() }
       }
     }
   }
 
   /// Every queued job holds `self`, so when this runs no compile is left to use the tables.
   deinit {
-    compiler.stop()
     entries.deallocate()
     loopEntries.deallocate()
   }
@@ -325,12 +324,13 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { compileAheadIfIdle() }
       }
       guard !finished.load(ordering: .acquiring) else { return }
-      let addresses = build(
-        functions, copies: copies, loops: loops, ahead: given != nil, globalsThen: cells.cells, entries: entries)
+      let addresses = LargeStack.run(size: Self.compilerStack) {
+        build(functions, copies: copies, loops: loops, ahead: given != nil, globalsThen: cells.cells, entries: entries)
+      }
       // Without addresses, the code stays interpreted.
       for (entry, address) in zip(entries, addresses ?? []) { ks_tier_store_entry(entry.slot, address) }
     }
-    if policy.waits { compiler.sync(work) } else { compiler.async(work) }
+    if policy.waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
   }
 
   /// On the compiler thread, with nothing queued: compiles the next loop of `aheadOfTime`

@@ -42,14 +42,6 @@ public enum LargeStack {
     return (firstResult, secondResult!)
   }
 
-  /// Starts `body` on a new thread with a stack of `size` bytes that nobody joins: a thread
-  /// that lives as long as its work (a compiler's). False if no thread could be created.
-  public static func detach(size: Int = defaultSize, _ body: @escaping () -> Void) -> Bool {
-    guard let thread = start(Job(body), size: size) else { return false }
-    pthread_detach(thread)
-    return true
-  }
-
   /// The closure a thread runs, boxed so it can cross the C boundary.
   private final class Job {
     let work: () -> Void
