@@ -344,6 +344,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       requests -> (node: ExprID, body: CheckedBody, functions: [FunctionID], copies: Set<FunctionID>, cells: GlobalSnapshot)?
       in
       guard let cells = requests.cells else { return nil }
+      // Made once, at the first inner loop looked at.
+      var fixed: IRGenerator.FixedGlobals?
       while requests.ahead < aheadOfTime.count {
         let candidate = aheadOfTime[requests.ahead]
         let node = candidate.loop
@@ -353,7 +355,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
           !requests.loops[Int(index)], !requests.started[Int(index)]
         else { continue }
         // An inner loop of short runs gets the loop around it compiled when hot (`shortRun`).
-        if candidate.nested, !runsLong(node, cells: cells.cells) { continue }
+        if candidate.nested {
+          if fixed == nil { fixed = fixedGlobals(cells.cells) }
+          guard runsLong(node, fixed: fixed!) else { continue }
+        }
         let checked = program.bodies[candidate.body]
         // A function with code of its own runs its loops there.
         if let function = checked.function, requests.entries[Int(function.index)] { continue }
@@ -376,9 +381,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   }
 
   /// Whether each run of the loop at `node` is known to be long: a `for` loop counting by
-  /// 1 from a literal to a literal, a global fixed in `cells` or a declared global array's
-  /// length, at least `shortRun` further on.
-  private func runsLong(_ node: ExprID, cells: [(UInt64, UInt64)]) -> Bool {
+  /// 1 from a literal to a literal, a `fixed` global or a declared global array's length,
+  /// at least `shortRun` further on.
+  private func runsLong(_ node: ExprID, fixed: IRGenerator.FixedGlobals) -> Bool {
     guard case .loop(let index) = program.tree[node], case .forLoop(let parts) = program.tree.loop(index),
       parts.step == nil, case .number(let start) = program.tree[parts.start],
       case .binary(let op, _, let bound) = program.tree[parts.end], op == UInt8(ascii: "<"),
@@ -389,10 +394,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     case .number(let value): end = value
     case .variable:
       guard case .global(let global) = program.variable(of: bound) else { return false }
-      end = fixedGlobals(cells).numbers[global.index]
+      end = fixed.numbers[global.index]
     case .length:
       guard case .global(let global) = program.variable(of: bound) else { return false }
-      end = fixedGlobals(cells).arrays[global.index].map { Double($0.count) }
+      end = fixed.arrays[global.index].map { Double($0.count) }
     case .unary, .binary, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral,
       .string, .globalDeclaration, .error:
       end = nil
