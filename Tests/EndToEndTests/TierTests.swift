@@ -130,10 +130,9 @@ struct TierTests {
     #expect(output.stderr.contains("1 loop ("), "\(output.stderr)")
   }
 
-  /// A loop hot within one run gets code that starts from the frame's values of then, as
-  /// constants, behind a check that the cells hold exactly them (bit for bit: -0 is not 0);
-  /// a later run of the loop, from other values, is interpreted until general code for the
-  /// loop is compiled: two loops' code in all.
+  /// A loop's code assumes the numbers fixed throughout it (here `n` and `z`) whole; a run
+  /// from a frame where one is not (`z` NaN) misses it, and is interpreted until general
+  /// code for the loop is compiled: two loops' code in all.
   @Test(arguments: ["0", "5"])
   func aLoopsCodeStartsFromTheFrameItWasCompiledFor(hotIterations: String) throws {
     let program = """
@@ -150,6 +149,27 @@ struct TierTests {
     #expect(interpreted.stdout == "-inf\ninf\nnan\n67\n2\n")
     #expect(tiered.stdout == interpreted.stdout)
     #expect(tiered.stderr.contains("2 loops (2 modules"), "\(tiered.stderr)")
+    // Both compiled: the general code is not a second definition of the first's name.
+    #expect(!tiered.stderr.contains("not compiled"), "\(tiered.stderr)")
+  }
+
+  /// A long run that misses the first code of its loop (issue 31: an index that stops
+  /// being whole) goes on in the general code. Counted, not timed: interpreted, the run
+  /// would report all its 200,000 iterations.
+  @Test func aLongRunThatMissesTheLoopsCodeGoesOnInGeneralCode() throws {
+    let program = """
+      def binary : 1 (x y) y
+      var total = 0
+      def work(n scale) for i = 0, i < n in total = total + i * scale
+      work(100, 1)
+      work(200000, 0.5)
+      total
+      """
+    let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", "5"], program)
+    #expect(output.stdout == "0\n0\n9999954950\n")
+    #expect(!output.stderr.contains("not compiled"), "\(output.stderr)")
+    let interpreted = try #require(Self.interpretedIterations(output.stderr), "\(output.stderr)")
+    #expect(interpreted < 1000, "\(output.stderr)")
   }
 
   @Test func aHotFunctionIsCompiledAndItsLaterCallsRunIt() throws {

@@ -287,11 +287,13 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       entries: [loopEntry(node, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)], cells: cells)
   }
 
-  /// The continuation of the loop at `node` as an entry of a module.
+  /// The continuation of the loop at `node` as an entry of a module. A loop may get code
+  /// twice, the second time general (`loopMissed`), into the JIT's one namespace: each has
+  /// its own name.
   private func loopEntry(_ node: ExprID, of body: CheckedBody, assumesWholeFixedLocals: Bool) -> ModuleEntry {
     guard case .loop(let index) = program.tree[node] else { preconditionFailure("not a loop") }
     return ModuleEntry(slot: loopEntries + Int(index)) { generator in
-      let name = "tier.loop.\(index)"
+      let name = "tier.loop.\(index)" + (assumesWholeFixedLocals ? "" : ".general")
       generator.emitLoopContinuation(named: name, loop: node, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)
       return name
     }
