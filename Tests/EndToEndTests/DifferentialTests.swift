@@ -10,7 +10,9 @@ import Testing
 /// the interpreter's thread so that the switch happens at the same point in every run; and
 /// once with everything hot at once but compiled in the background, as `run` does, where
 /// the compiler also compiles loops ahead once idle: when code switches then varies from
-/// run to run, and the output must not. The programs come from
+/// run to run, and the output must not. Every tiered run must also have had all it asked
+/// for compiled: a module LLVM refuses leaves its code interpreted, and the output the
+/// same, so only `--stats` tells. The programs come from
 /// `ProgramGenerator`; a failing seed reproduces with
 /// `KALEIDOSCOPE_SEED=N swift test --filter Differential` (the program is printed too).
 ///
@@ -54,10 +56,12 @@ struct DifferentialTests {
       ("jit -O3", try Tool.run(["run", "--tier", "jit", "-O3", semantics, source], stdin: input)),
     ]
     for (name, calls, iterations) in [("early", 1, 0), ("late", 50, 5), ("never", Int.max, Int.max)] {
-      let tiers = ["--tier", "auto", "--tier-wait", "--tier-hot-calls", "\(calls)", "--tier-hot-iterations", "\(iterations)"]
+      let tiers = [
+        "--tier", "auto", "--stats", "--tier-wait", "--tier-hot-calls", "\(calls)", "--tier-hot-iterations", "\(iterations)",
+      ]
       engines.append(("tiers, promoted \(name)", try Tool.run(["run"] + tiers + [semantics, source], stdin: input)))
     }
-    let background = ["--tier", "auto", "--tier-hot-calls", "1", "--tier-hot-iterations", "0"]
+    let background = ["--tier", "auto", "--stats", "--tier-hot-calls", "1", "--tier-hot-iterations", "0"]
     engines.append(("tiers in the background", try Tool.run(["run"] + background + [semantics, source], stdin: input)))
     if Self.buildsNative(seed) {
       let executable = "\(directory)/program"
@@ -66,18 +70,30 @@ struct DifferentialTests {
       engines.append(("native -O2", try Tool.runExecutable(executable, stdin: input)))
     }
     for (engine, output) in engines {
+      // The tiers' statistics come last on standard error; LLVM must have compiled all
+      // they asked for (a failure would leave code interpreted, silently but for them).
+      let (stderr, stats) = Self.separatingStatistics(output.stderr)
+      #expect(!stats.contains("not compiled"), "seed \(seed): \(engine): \(stats)\n\(program)")
       #expect(
-        output.stdout == reference.stdout && output.stderr == reference.stderr && output.status == reference.status,
+        output.stdout == reference.stdout && stderr == reference.stderr && output.status == reference.status,
         """
         seed \(seed): \(engine) differs from the interpreter
         --- interpreter (status \(reference.status))
         \(reference.stdout)\(reference.stderr)
         --- \(engine) (status \(output.status))
-        \(output.stdout)\(output.stderr)
+        \(output.stdout)\(stderr)
         --- program
         \(program)
         """)
     }
+  }
+
+  /// Standard error without the lines of `--stats`, and those lines.
+  static func separatingStatistics(_ stderr: String) -> (rest: String, stats: String) {
+    let lines = stderr.split(separator: "\n", omittingEmptySubsequences: false)
+    let stats = lines.filter { $0.hasPrefix("stats: ") }
+    let rest = lines.filter { !$0.hasPrefix("stats: ") }
+    return (rest.joined(separator: "\n"), stats.joined(separator: "\n"))
   }
 
   @Test func programsUseEveryConstruct() {
