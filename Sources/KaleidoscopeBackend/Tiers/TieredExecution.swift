@@ -383,28 +383,12 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   }
 
   /// Whether each run of the loop at `node` is known to be long: a `for` loop counting by
-  /// 1 from a literal to a literal, a `fixed` global or a declared global array's length,
-  /// at least `shortRun` further on.
+  /// 1 from a literal to a bound made of literals, `fixed` globals and declared global
+  /// arrays' lengths (`tripCount`), at least `shortRun` further on.
   private func runsLong(_ node: ExprID, fixed: IRGenerator.FixedGlobals) -> Bool {
-    guard case .loop(let index) = program.tree[node], case .forLoop(let parts) = program.tree.loop(index),
-      parts.step == nil, case .number(let start) = program.tree[parts.start],
-      case .binary(let op, _, let bound) = program.tree[parts.end], op == UInt8(ascii: "<"),
-      program.callee(of: parts.end) == nil
-    else { return false }
-    let end: Double?
-    switch program.tree[bound] {
-    case .number(let value): end = value
-    case .variable:
-      guard case .global(let global) = program.variable(of: bound) else { return false }
-      end = fixed.numbers[global.index]
-    case .length:
-      guard case .global(let global) = program.variable(of: bound) else { return false }
-      end = fixed.arrays[global.index].map { Double($0.count) }
-    case .unary, .binary, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral,
-      .string, .globalDeclaration, .error:
-      end = nil
-    }
-    return end.map { $0 - start >= Double(Self.shortRun) } ?? false
+    let known = KnownGlobals(
+      number: { fixed.numbers[$0.index] }, length: { fixed.arrays[$0.index].map { Double($0.count) } })
+    return program.tripCount(ofLoop: node, known: known).map { $0 >= Double(Self.shortRun) } ?? false
   }
 
   // MARK: - The compiler thread

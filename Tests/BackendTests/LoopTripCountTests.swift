@@ -1,0 +1,46 @@
+import KaleidoscopeFrontend
+import Testing
+
+@testable import KaleidoscopeBackend
+
+/// The trip count tiered execution estimates for a loop (`CheckedProgram.tripCount`): a
+/// `for` counting by 1 from a literal to a bound of literals, known globals and `+ - *`.
+@Suite("Loop trip counts")
+struct LoopTripCountTests {
+  static let cases: [(bound: String, trips: Double?)] = [
+    ("i < 100", 100),
+    ("i < N", 10),
+    ("i < N * N - 1", 99),
+    ("i < len(a) + N", 17),
+    ("i < len(local)", nil),
+    ("i < n", nil),
+    ("i < N / 2", nil),
+    ("i < unknown", nil),
+    ("i < N | 3", nil),
+    ("i < 100, 2", nil),
+    ("i < -N", nil),
+  ]
+
+  @Test(arguments: cases)
+  func aBoundMadeOfKnownValuesGivesTheTripCount(bound: String, trips: Double?) throws {
+    let source = """
+      def binary | 5 (a b) b
+      var N = 10, unknown = 3, a[7]
+      def f(n) var local[2] in for i = 2, \(bound) in 0
+      """
+    let checked = Frontend.check(SourceFile(name: "trips.ks", text: source))
+    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
+    let program = checked.program
+    let loop = try #require(program.bodies.lazy.compactMap(\.loops.first).first)
+    let name = { (id: GlobalID) in program.globals.symbols[Int(id.index)].spelling }
+    let known = KnownGlobals(
+      number: { name($0) == "N" ? 10 : nil }, length: { name($0) == "a" ? 7 : nil })
+    #expect(program.tripCount(ofLoop: loop, known: known) == trips.map { $0 - 2 })
+  }
+
+  @Test func aWhileLoopHasNone() throws {
+    let checked = Frontend.check(SourceFile(name: "trips.ks", text: "def f(n) while n < 10 in n = n + 1\n"))
+    let loop = try #require(checked.program.bodies.lazy.compactMap(\.loops.first).first)
+    #expect(checked.program.tripCount(ofLoop: loop, known: KnownGlobals(number: { _ in 1 }, length: { _ in 1 })) == nil)
+  }
+}
