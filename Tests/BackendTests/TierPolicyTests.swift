@@ -156,11 +156,12 @@ struct TierPolicyTests {
 
   static let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in g = g + i\n0\n"
 
-  /// Many short runs make a loop hot; but when its function's own code is on its way, the
-  /// function's next call runs the loop in machine code anyway, and only a long run in
+  /// Many short runs make a loop hot; but in a function with no loop around it, the
+  /// function's calls are its loop around: the function's code, on its way or compiled
+  /// once the function is hot, runs the loop from its next call. Only a long run in
   /// progress is worth a module of the loop's own.
   @Test(arguments: [false, true])
-  func aLoopOfAFunctionOnItsWayIsCompiledOnlyForALongRun(functionRequested: Bool) throws {
+  func aLoopOfShortRunsInAFunctionWaitsForTheFunction(functionRequested: Bool) throws {
     let (program, tiers) = try Self.tiers(of: Self.source, hotCalls: 1)
     defer { tiers.finish() }
     let function = try #require(program.functions.ids.first { program.functions[$0].spelling == "f" })
@@ -175,12 +176,26 @@ struct TierPolicyTests {
       #expect(tiers.loop(loop, of: body, iterations: 0) == nil)
       tiers.loopEnded(loop, iterations: 3)
     }
-    let atNextStart = tiers.loop(loop, of: body, iterations: 0)
-    #expect((atNextStart != nil) == !functionRequested)
-    #expect(tiers.statistics.figures.loops == (functionRequested ? 0 : 1))
-    guard functionRequested else { return }
+    #expect(tiers.loop(loop, of: body, iterations: 0) == nil)
+    #expect(tiers.statistics.figures.loops == 0)
     // A run that has gone on for 8 iterations gets the loop's code.
     #expect(tiers.loop(loop, of: body, iterations: 8) != nil)
+    #expect(tiers.statistics.figures.loops == 1)
+  }
+
+  static let topLevelLoop = "def binary : 1 (x y) y\nvar g = 0\nfor i = 0, i < 3 in g = g + i\n"
+
+  /// At the top level, no calls come around a loop: one hot from short runs is compiled.
+  @Test func aTopLevelLoopOfShortRunsIsCompiled() throws {
+    let (program, tiers) = try Self.tiers(of: Self.topLevelLoop, hotCalls: 1000)
+    defer { tiers.finish() }
+    let body = try #require(program.bodies.firstIndex { $0.function == nil && $0.hasLoop })
+    let loop = try #require(program.bodies[body].loops.first)
+    for _ in 0..<3 {
+      #expect(tiers.loop(loop, of: body, iterations: 0) == nil)
+      tiers.loopEnded(loop, iterations: 3)
+    }
+    #expect(tiers.loop(loop, of: body, iterations: 0) != nil)
     #expect(tiers.statistics.figures.loops == 1)
   }
 

@@ -212,9 +212,12 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // it costs about what a short run saves, and the loop around stays interpreted. The
     // loop around is compiled instead, with it inside, and entered at the top of its next
     // iteration.
-    let outer =
-      loopRuns[Int(index)] > 0 && loopIterations[Int(index)] / loopRuns[Int(index)] < Self.shortRun
-      ? nearestEnclosingLoop(of: node, in: checked) : nil
+    let shortRuns = loopRuns[Int(index)] > 0 && loopIterations[Int(index)] / loopRuns[Int(index)] < Self.shortRun
+    let outer = shortRuns ? nearestEnclosingLoop(of: node, in: checked) : nil
+    // With no loop around it in a function, the function's calls are its loop around: the
+    // function is compiled once hot, with the loop that calls it (`called`), where a module
+    // of the loop alone would hold that compile up.
+    if shortRuns, outer == nil, checked.function != nil, iterations < policy.hotIterations { return nil }
     loopHandedOver[Int(index)] = true
     let module = requests.withLock { requests -> (target: ExprID, functions: [FunctionID], copies: Set<FunctionID>)? in
       guard !requests.loops[Int(index)] else { return nil }
