@@ -63,6 +63,32 @@ struct TierPolicyTests {
     #expect((tiers.loop(program.bodies[body].loops[0], of: body, iterations: 0) != nil) == withLoop)
   }
 
+  /// A function hot in a loop is compiled into the loop's module only, privately (LLVM
+  /// inlines it there, and drops the rest): its own entry comes when the interpreter still
+  /// calls it often, but not from that loop, whose calls end once its code runs.
+  @Test func aFunctionCompiledWithItsLoopGetsAnEntryOnlyWhenStillCalled() throws {
+    let (program, tiers) = try Self.tiers(of: Self.driver, hotCalls: 1)
+    defer { tiers.finish() }
+    let work = try #require(program.functions.ids.first { program.functions[$0].spelling == "work" })
+    let drive = try #require(program.functions.ids.first { program.functions[$0].spelling == "drive" })
+    let body = try #require(program.bodies.firstIndex { $0.function == drive })
+    let call = try #require(
+      (0..<Int32(program.tree.exprCount)).map(ExprID.init(index:)).first { id in
+        if case .call = program.tree[id] { return program.callee(of: id) == work }
+        return false
+      })
+    let site = CallSite(node: call, body: body)
+    tiers.called(work, times: 1, at: site)
+    #expect(tiers.statistics.figures.loops == 1)
+    #expect(tiers.statistics.figures.functions == 0)
+    #expect(tiers.entries[Int(work.index)] == nil)
+    tiers.called(work, times: 2, at: site)
+    #expect(tiers.statistics.figures.functions == 0)
+    tiers.called(work, times: 3, at: nil)
+    #expect(tiers.statistics.figures.functions == 1)
+    #expect(tiers.entries[Int(work.index)] != nil)
+  }
+
   static let phases = """
     def binary : 1 (x y) y
     var g = 0

@@ -53,9 +53,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// The loop index of the innermost loop around each loop in its body, found at the first
   /// entry into the loop's code: -1 for none, -2 not looked for yet.
   private var loopAround: [Int32]
-  /// Functions whose own entry was handed to the compiler (`requests.entries`, which only
-  /// the interpreter's thread sets).
-  private var entryRequested: [Bool]
+  /// Functions whose code is on its way, which then runs their loops: their own entry
+  /// (`requests.entries`, which only the interpreter's thread sets), or a private copy in
+  /// the module of the loop that calls them. The interpreter's alone.
+  private var codeOnItsWay: [Bool]
   /// The most iterations a loop's runs may average for it to count as running short.
   static let shortRun = 100
   /// What was handed to the compiler, by the interpreter or by compiling ahead.
@@ -98,7 +99,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopStarted = [Bool](repeating: false, count: loops)
     loopHandedOver = loopStarted
     loopAround = [Int32](repeating: -2, count: loops)
-    entryRequested = [Bool](repeating: false, count: functions)
+    codeOnItsWay = [Bool](repeating: false, count: functions)
     unresolved = Set(
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
     // A program that may well need the compiler has it made while the interpreter starts.
@@ -142,50 +143,62 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // compile would delay the loops queued after it: it is compiled into the module of
     // each caller that gets hot (`newModule`), where LLVM inlines it.
     guard !graph.isSmall[Int(function.index)] || graph.longRunning[Int(function.index)] else { return }
+    // The calls from a loop handed to the compiler end once its code runs.
+    if let site, callIsInLoopHandedOver(site) { return }
     let module = requests.withLock {
       requests -> (functions: [FunctionID], copies: Set<FunctionID>, loop: (node: ExprID, index: Int32)?)? in
       guard !requests.functions[Int(function.index)] else { return nil }
       // Looked for only once the function is known to be new: the reports of one already
       // compiled come every `reportInterval` calls.
-      var loop = site.flatMap(loopToCompile(around:))
-      requests.entries[Int(function.index)] = true
-      entryRequested[Int(function.index)] = true
-      if let index = loop?.index {
-        if requests.loops[Int(index)] { loop = nil } else { requests.loops[Int(index)] = true }
+      if let site, let loop = loopToCompile(around: site), !requests.loops[Int(loop.index)] {
+        requests.loops[Int(loop.index)] = true
+        codeOnItsWay[Int(function.index)] = true
+        return (privateModule(calling: [function] + graph.callees(under: loop.node), in: requests), [], loop)
       }
-      let (functions, copies) = newModule(
-        calling: [function] + (loop.map { graph.callees(under: $0.node) } ?? []), in: &requests)
-      return (functions, copies, loop)
+      requests.entries[Int(function.index)] = true
+      codeOnItsWay[Int(function.index)] = true
+      let (functions, copies) = newModule(calling: [function], in: &requests)
+      return (functions, copies, nil)
     }
     guard let module else { return }
-    var entries = [
-      ModuleEntry(slot: self.entries + Int(function.index)) { generator in
-        let name = "tier.entry." + self.program.functions[function].spelling
-        generator.emitTierEntry(
-          named: name, calling: generator.llvmFunction(function),
-          parameters: self.program.functions[function].prototype.parameters.map(\.kind))
-        return name
-      }
-    ]
     if let (node, index) = module.loop, let site {
       loopHandedOver[Int(index)] = true
-      entries.append(loopEntry(node, of: program.bodies[site.body], assumesWholeFixedLocals: true))
+      compile(
+        module.functions, copies: Set(module.functions), loops: 1,
+        entries: [loopEntry(node, of: program.bodies[site.body], assumesWholeFixedLocals: true)], cells: nil)
+      return
     }
-    compile(module.functions, copies: module.copies, loops: entries.count - 1, entries: entries, cells: nil)
+    let entry = ModuleEntry(slot: entries + Int(function.index)) { generator in
+      let name = "tier.entry." + self.program.functions[function].spelling
+      generator.emitTierEntry(
+        named: name, calling: generator.llvmFunction(function),
+        parameters: self.program.functions[function].prototype.parameters.map(\.kind))
+      return name
+    }
+    compile(module.functions, copies: module.copies, loops: 0, entries: [entry], cells: nil)
   }
 
   /// The loop a hot function's call at `site` is in, to compile with the function: the
   /// calls from it then stay in machine code from its next iteration, where they would
   /// otherwise cross from the interpreter one by one until the loop got hot and compiled
   /// on its own (Mandelbrot's pixel loop, which calls `escape`, waited 7 ms for it). None
-  /// when the caller's own code is on its way, which runs the loop from its next call.
+  /// when the caller's code is on its way, which runs the loop from its next call.
   private func loopToCompile(around site: CallSite) -> (node: ExprID, index: Int32)? {
     let body = program.bodies[site.body]
-    if let caller = body.function, entryRequested[Int(caller.index)] { return nil }
+    if let caller = body.function, codeOnItsWay[Int(caller.index)] { return nil }
     guard let loop = nearestEnclosingLoop(of: site.node, in: body), case .loop(let index) = program.tree[loop],
       !loopHandedOver[Int(index)]
     else { return nil }
     return (loop, index)
+  }
+
+  /// Whether the loop that a call at `site` is in was handed to the compiler (its code may
+  /// have come, to run from the loop's next report).
+  private func callIsInLoopHandedOver(_ site: CallSite) -> Bool {
+    guard let loop = nearestEnclosingLoop(of: site.node, in: program.bodies[site.body]),
+      case .loop(let index) = program.tree[loop]
+    else { return false }
+    return loopHandedOver[Int(index)]
   }
 
   public func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? {
@@ -203,9 +216,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     if iterations > 0 { loopIterations[Int(index)] += loopReportInterval }
     guard loopIterations[Int(index)] >= policy.hotIterations, !loopHandedOver[Int(index)] else { return nil }
     let checked = program.bodies[body]
-    // A function whose own code is on its way runs its loops there from its next call: a
+    // A function whose code is on its way runs its loops there from its next call: a
     // loop of it is compiled only for a long run in progress, not for many short ones.
-    if let function = checked.function, entryRequested[Int(function.index)], iterations < policy.hotIterations {
+    if let function = checked.function, codeOnItsWay[Int(function.index)], iterations < policy.hotIterations {
       return nil
     }
     // A loop hot from many short runs gains little from machine code of its own: entering
@@ -313,6 +326,15 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     let copies = Set(functions.filter { requested[Int($0.index)] })
     for member in functions { requests.functions[Int(member.index)] = true }
     return (functions, copies)
+  }
+
+  /// The functions of a module whose code calls `roots`, every one private to it: those
+  /// they can call that are not compiled yet or are small (the rest are called where they
+  /// are). None is marked requested: a module of the function's own comes when the
+  /// interpreter still calls it often.
+  private func privateModule(calling roots: [FunctionID], in requests: CompileRequests) -> [FunctionID] {
+    let requested = requests.functions
+    return graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
   }
 
   /// Has `functions` and `entries` compiled into one module (now and waiting, or in the
