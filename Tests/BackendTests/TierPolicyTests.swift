@@ -40,13 +40,8 @@ struct TierPolicyTests {
     0
     """
 
-  /// A function hot from calls in a loop is compiled with that loop, which then goes on in
-  /// machine code at its next iteration; not when the call site is not known, nor when the
-  /// caller's own code is on its way (it runs the loop from its next call).
-  @Test(arguments: ["site", "no site", "caller on its way"])
-  func aFunctionHotInALoopIsCompiledWithTheLoop(case name: String) throws {
-    let (program, tiers) = try Self.tiers(of: Self.driver, hotCalls: 1)
-    defer { tiers.finish() }
+  /// `driver`'s `work` and `drive`, and the call of `work` in `drive`'s loop.
+  static func driverCall(in program: CheckedProgram) throws -> (work: FunctionID, drive: FunctionID, site: CallSite) {
     let work = try #require(program.functions.ids.first { program.functions[$0].spelling == "work" })
     let drive = try #require(program.functions.ids.first { program.functions[$0].spelling == "drive" })
     let body = try #require(program.bodies.firstIndex { $0.function == drive })
@@ -55,9 +50,21 @@ struct TierPolicyTests {
         if case .call = program.tree[id] { return program.callee(of: id) == work }
         return false
       })
+    return (work, drive, CallSite(node: call, body: body))
+  }
+
+  /// A function hot from calls in a loop is compiled with that loop, which then goes on in
+  /// machine code at its next iteration; not when the call site is not known, nor when the
+  /// caller's own code is on its way (it runs the loop from its next call).
+  @Test(arguments: ["site", "no site", "caller on its way"])
+  func aFunctionHotInALoopIsCompiledWithTheLoop(case name: String) throws {
+    let (program, tiers) = try Self.tiers(of: Self.driver, hotCalls: 1)
+    defer { tiers.finish() }
+    let (work, drive, site) = try Self.driverCall(in: program)
     if name == "caller on its way" { tiers.called(drive, times: 1, at: nil) }
     let before = tiers.statistics.figures.loops
-    tiers.called(work, times: 1, at: name == "no site" ? nil : CallSite(node: call, body: body))
+    tiers.called(work, times: 1, at: name == "no site" ? nil : site)
+    let body = site.body
     let withLoop = name == "site"
     #expect(tiers.statistics.figures.loops - before == (withLoop ? 1 : 0))
     #expect((tiers.loop(program.bodies[body].loops[0], of: body, iterations: 0) != nil) == withLoop)
@@ -69,15 +76,7 @@ struct TierPolicyTests {
   @Test func aFunctionCompiledWithItsLoopGetsAnEntryOnlyWhenStillCalled() throws {
     let (program, tiers) = try Self.tiers(of: Self.driver, hotCalls: 1)
     defer { tiers.finish() }
-    let work = try #require(program.functions.ids.first { program.functions[$0].spelling == "work" })
-    let drive = try #require(program.functions.ids.first { program.functions[$0].spelling == "drive" })
-    let body = try #require(program.bodies.firstIndex { $0.function == drive })
-    let call = try #require(
-      (0..<Int32(program.tree.exprCount)).map(ExprID.init(index:)).first { id in
-        if case .call = program.tree[id] { return program.callee(of: id) == work }
-        return false
-      })
-    let site = CallSite(node: call, body: body)
+    let (work, _, site) = try Self.driverCall(in: program)
     tiers.called(work, times: 1, at: site)
     #expect(tiers.statistics.figures.loops == 1)
     #expect(tiers.statistics.figures.functions == 0)
