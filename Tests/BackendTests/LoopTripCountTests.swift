@@ -4,7 +4,7 @@ import Testing
 @testable import KaleidoscopeBackend
 
 /// The trip count tiered execution estimates for a loop (`CheckedProgram.tripCount`): a
-/// `for` counting by 1 from a literal to a bound of literals, known globals and `+ - *`.
+/// `for` counting by 1 from a literal to a bound of literals, fixed globals and `+ - *`.
 @Suite("Loop trip counts")
 struct LoopTripCountTests {
   static let cases: [(bound: String, trips: Double?)] = [
@@ -32,15 +32,16 @@ struct LoopTripCountTests {
     try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
     let program = checked.program
     let loop = try #require(program.bodies.lazy.compactMap(\.loops.first).first)
-    let name = { (id: GlobalID) in program.globals.symbols[Int(id.index)].spelling }
-    let known = KnownGlobals(
-      number: { name($0) == "N" ? 10 : nil }, length: { name($0) == "a" ? 7 : nil })
-    #expect(program.tripCount(ofLoop: loop, known: known) == trips.map { $0 - 2 })
+    let index = { (name: String) in Int32(program.globals.symbols.firstIndex { $0.spelling == name }!) }
+    var fixed = IRGenerator.FixedGlobals()
+    fixed.numbers[index("N")] = 10
+    fixed.arrays[index("a")] = (elements: 0x1000, count: 7)
+    #expect(program.tripCount(ofLoop: loop, fixed: fixed) == trips.map { $0 - 2 })
   }
 
   @Test func aWhileLoopHasNone() throws {
     let checked = Frontend.check(SourceFile(name: "trips.ks", text: "def f(n) while n < 10 in n = n + 1\n"))
     let loop = try #require(checked.program.bodies.lazy.compactMap(\.loops.first).first)
-    #expect(checked.program.tripCount(ofLoop: loop, known: KnownGlobals(number: { _ in 1 }, length: { _ in 1 })) == nil)
+    #expect(checked.program.tripCount(ofLoop: loop, fixed: IRGenerator.FixedGlobals()) == nil)
   }
 }

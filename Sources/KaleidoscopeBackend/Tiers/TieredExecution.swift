@@ -411,9 +411,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// 1 from a literal to a bound made of literals, `fixed` globals and declared global
   /// arrays' lengths (`tripCount`), at least `shortRun` further on.
   private func runsLong(_ node: ExprID, fixed: IRGenerator.FixedGlobals) -> Bool {
-    let known = KnownGlobals(
-      number: { fixed.numbers[$0.index] }, length: { fixed.arrays[$0.index].map { Double($0.count) } })
-    return program.tripCount(ofLoop: node, known: known).map { $0 >= Double(Self.shortRun) } ?? false
+    program.tripCount(ofLoop: node, fixed: fixed).map { $0 >= Double(Self.shortRun) } ?? false
   }
 
   // MARK: - The compiler thread
