@@ -153,7 +153,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       if let site, let loop = loopToCompile(around: site), !requests.loops[Int(loop.index)] {
         requests.loops[Int(loop.index)] = true
         codeOnItsWay[Int(function.index)] = true
-        return (privateModule(calling: [function] + graph.callees(under: loop.node), in: requests), [], loop)
+        let functions = privateModule(calling: [function] + graph.callees(under: loop.node), in: requests)
+        return (functions, Set(functions), loop)
       }
       requests.entries[Int(function.index)] = true
       codeOnItsWay[Int(function.index)] = true
@@ -164,7 +165,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     if let (node, index) = module.loop, let site {
       loopHandedOver[Int(index)] = true
       compile(
-        module.functions, copies: Set(module.functions), loops: 1,
+        module.functions, copies: module.copies, loops: 1,
         entries: [loopEntry(node, of: program.bodies[site.body], assumesWholeFixedLocals: true)], cells: nil)
       return
     }
