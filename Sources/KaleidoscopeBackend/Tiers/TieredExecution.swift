@@ -143,11 +143,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // compile would delay the loops queued after it: it is compiled into the module of
     // each caller that gets hot (`newModule`), where LLVM inlines it.
     guard !graph.isSmall[Int(function.index)] || graph.longRunning[Int(function.index)] else { return }
-    // The calls from a loop handed to the compiler end once its code runs.
-    if let site, callIsInLoopHandedOver(site) { return }
     let module = requests.withLock {
       requests -> (functions: [FunctionID], copies: Set<FunctionID>, loop: (node: ExprID, index: Int32)?)? in
       guard !requests.functions[Int(function.index)] else { return nil }
+      // The calls from a loop handed to the compiler end once its code runs.
+      if let site, callIsInLoopHandedOver(site) { return nil }
       // Looked for only once the function is known to be new: the reports of one already
       // compiled come every `reportInterval` calls.
       if let site, let loop = loopToCompile(around: site), !requests.loops[Int(loop.index)] {
