@@ -88,6 +88,38 @@ struct TierPolicyTests {
     #expect(tiers.entries[Int(work.index)] != nil)
   }
 
+  /// `driver` with `work` made large (`CallGraph.isSmall` no longer holds).
+  static let largeDriver = """
+    def binary : 1 (x y) y
+    var g = 0
+    def work(x) (for k = 0, k < x in g = g + k) : \((1...90).map { "x * \($0)" }.joined(separator: " + "))
+    def drive(n) for i = 0, i < n in work(i)
+    def outside(x) (for j = 0, j < x in g = g + j) : work(x)
+    0
+    """
+
+  /// A large function hot in a loop is compiled for good in the loop's module, with its
+  /// entry: the loop's calls switch to it at once. One compiled as another's callee, with
+  /// no entry, gets one when the interpreter calls it often.
+  @Test func aLargeFunctionGetsItsEntryWithItsCode() throws {
+    let (program, tiers) = try Self.tiers(of: Self.largeDriver, hotCalls: 1)
+    defer { tiers.finish() }
+    let (work, _, site) = try Self.driverCall(in: program)
+    tiers.called(work, times: 1, at: site)
+    #expect(tiers.statistics.figures.loops == 1)
+    #expect(tiers.statistics.figures.functions == 1)
+    #expect(tiers.entries[Int(work.index)] != nil)
+
+    let (other, others) = try Self.tiers(of: Self.largeDriver, hotCalls: 1)
+    defer { others.finish() }
+    let outside = try #require(other.functions.ids.first { other.functions[$0].spelling == "outside" })
+    let callee = try #require(other.functions.ids.first { other.functions[$0].spelling == "work" })
+    others.called(outside, times: 1, at: nil)
+    #expect(others.entries[Int(callee.index)] == nil)
+    others.called(callee, times: 1, at: nil)
+    #expect(others.entries[Int(callee.index)] != nil)
+  }
+
   static let phases = """
     def binary : 1 (x y) y
     var g = 0

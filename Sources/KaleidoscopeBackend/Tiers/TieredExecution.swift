@@ -145,16 +145,19 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     guard !graph.isSmall[Int(function.index)] || graph.longRunning[Int(function.index)] else { return }
     let module = requests.withLock {
       requests -> (functions: [FunctionID], copies: Set<FunctionID>, loop: (node: ExprID, index: Int32)?)? in
-      guard !requests.functions[Int(function.index)] else { return nil }
+      guard !requests.entries[Int(function.index)] else { return nil }
       // The calls from a loop handed to the compiler end once its code runs.
       if let site, callIsInLoopHandedOver(site) { return nil }
-      // Looked for only once the function is known to be new: the reports of one already
-      // compiled come every `reportInterval` calls.
+      // Looked for only once the function is known to have no entry: the reports of one
+      // that has come every `reportInterval` calls.
       if let site, let loop = loopToCompile(around: site), !requests.loops[Int(loop.index)] {
         requests.loops[Int(loop.index)] = true
         codeOnItsWay[Int(function.index)] = true
-        let functions = privateModule(calling: [function] + graph.callees(under: loop.node), in: requests)
-        return (functions, Set(functions), loop)
+        let (functions, copies) = loopModule(calling: [function] + graph.callees(under: loop.node), in: &requests)
+        // A large function, compiled for good there, gets its entry there too: the loop's
+        // calls switch to it at once, where the loop switches only at its next report.
+        if !copies.contains(function) { requests.entries[Int(function.index)] = true }
+        return (functions, copies, loop)
       }
       requests.entries[Int(function.index)] = true
       codeOnItsWay[Int(function.index)] = true
@@ -162,21 +165,23 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       return (functions, copies, nil)
     }
     guard let module else { return }
+    var moduleEntries: [ModuleEntry] = []
+    if module.loop == nil || !module.copies.contains(function) {
+      moduleEntries.append(
+        ModuleEntry(slot: entries + Int(function.index)) { generator in
+          let name = "tier.entry." + self.program.functions[function].spelling
+          generator.emitTierEntry(
+            named: name, calling: generator.llvmFunction(function),
+            parameters: self.program.functions[function].prototype.parameters.map(\.kind))
+          return name
+        })
+    }
     if let (node, index) = module.loop, let site {
       loopHandedOver[Int(index)] = true
-      compile(
-        module.functions, copies: module.copies, loops: 1,
-        entries: [loopEntry(node, of: program.bodies[site.body], assumesWholeFixedLocals: true)], cells: nil)
-      return
+      moduleEntries.append(loopEntry(node, of: program.bodies[site.body], assumesWholeFixedLocals: true))
     }
-    let entry = ModuleEntry(slot: entries + Int(function.index)) { generator in
-      let name = "tier.entry." + self.program.functions[function].spelling
-      generator.emitTierEntry(
-        named: name, calling: generator.llvmFunction(function),
-        parameters: self.program.functions[function].prototype.parameters.map(\.kind))
-      return name
-    }
-    compile(module.functions, copies: module.copies, loops: 0, entries: [entry], cells: nil)
+    compile(
+      module.functions, copies: module.copies, loops: module.loop == nil ? 0 : 1, entries: moduleEntries, cells: nil)
   }
 
   /// The loop a hot function's call at `site` is in, to compile with the function: the
@@ -329,13 +334,20 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     return (functions, copies)
   }
 
-  /// The functions of a module whose code calls `roots`, every one private to it: those
-  /// they can call that are not compiled yet or are small (the rest are called where they
-  /// are). None is marked requested: a module of the function's own comes when the
-  /// interpreter still calls it often.
-  private func privateModule(calling roots: [FunctionID], in requests: CompileRequests) -> [FunctionID] {
+  /// The functions of the module of a loop whose code calls `roots` (a hot function and
+  /// what else the loop calls), as `newModule` has them, but with the small ones private to
+  /// it and not marked requested: LLVM inlines them and drops the rest, where exported they
+  /// stayed whole beside their inlined copies. A large one is compiled for good, as it
+  /// would be on its own (n-body's `advance`, private, was inlined into its loop, which then
+  /// ran slower). The hot function gets its entry when the interpreter still calls it often.
+  private func loopModule(
+    calling roots: [FunctionID], in requests: inout CompileRequests
+  ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
     let requested = requests.functions
-    return graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
+    let functions = graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
+    let copies = Set(functions.filter { graph.isSmall[Int($0.index)] })
+    for member in functions where !copies.contains(member) { requests.functions[Int(member.index)] = true }
+    return (functions, copies)
   }
 
   /// Has `functions` and `entries` compiled into one module (now and waiting, or in the
