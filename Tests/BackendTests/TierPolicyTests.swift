@@ -70,24 +70,6 @@ struct TierPolicyTests {
     #expect((tiers.loop(program.bodies[body].loops[0], of: body, iterations: 0) != nil) == withLoop)
   }
 
-  /// A function hot in a loop is compiled into the loop's module only, privately (LLVM
-  /// inlines it there, and drops the rest): its own entry comes when the interpreter still
-  /// calls it often, but not from that loop, whose calls end once its code runs.
-  @Test func aFunctionCompiledWithItsLoopGetsAnEntryOnlyWhenStillCalled() throws {
-    let (program, tiers) = try Self.tiers(of: Self.driver, hotCalls: 1)
-    defer { tiers.finish() }
-    let (work, _, site) = try Self.driverCall(in: program)
-    tiers.called(work, times: 1, at: site)
-    #expect(tiers.statistics.figures.loops == 1)
-    #expect(tiers.statistics.figures.functions == 0)
-    #expect(tiers.entries[Int(work.index)] == nil)
-    tiers.called(work, times: 2, at: site)
-    #expect(tiers.statistics.figures.functions == 0)
-    tiers.called(work, times: 3, at: nil)
-    #expect(tiers.statistics.figures.functions == 1)
-    #expect(tiers.entries[Int(work.index)] != nil)
-  }
-
   /// `driver` with `work` made large (`CallGraph.isSmall` no longer holds).
   static let largeDriver = """
     def binary : 1 (x y) y
@@ -98,26 +80,38 @@ struct TierPolicyTests {
     0
     """
 
-  /// A large function hot in a loop is compiled for good in the loop's module, with its
-  /// entry: the loop's calls switch to it at once. One compiled as another's callee, with
-  /// no entry, gets one when the interpreter calls it often.
-  @Test func aLargeFunctionGetsItsEntryWithItsCode() throws {
-    let (program, tiers) = try Self.tiers(of: Self.largeDriver, hotCalls: 1)
+  /// A function hot in a loop goes into the loop's module. A small one as a private copy
+  /// (LLVM inlines it there, and drops the rest): its own entry comes when the interpreter
+  /// still calls it often, but not from that loop, whose calls end once its code runs. A
+  /// large one is compiled for good, with its entry: the loop's calls switch to it at once.
+  @Test(arguments: [false, true])
+  func aFunctionHotInALoopGoesIntoTheLoopsModule(large: Bool) throws {
+    let (program, tiers) = try Self.tiers(of: large ? Self.largeDriver : Self.driver, hotCalls: 1)
     defer { tiers.finish() }
     let (work, _, site) = try Self.driverCall(in: program)
     tiers.called(work, times: 1, at: site)
     #expect(tiers.statistics.figures.loops == 1)
+    #expect(tiers.statistics.figures.functions == (large ? 1 : 0))
+    #expect((tiers.entries[Int(work.index)] != nil) == large)
+    guard !large else { return }
+    tiers.called(work, times: 2, at: site)
+    #expect(tiers.statistics.figures.functions == 0)
+    tiers.called(work, times: 3, at: nil)
     #expect(tiers.statistics.figures.functions == 1)
     #expect(tiers.entries[Int(work.index)] != nil)
+  }
 
-    let (other, others) = try Self.tiers(of: Self.largeDriver, hotCalls: 1)
-    defer { others.finish() }
-    let outside = try #require(other.functions.ids.first { other.functions[$0].spelling == "outside" })
-    let callee = try #require(other.functions.ids.first { other.functions[$0].spelling == "work" })
-    others.called(outside, times: 1, at: nil)
-    #expect(others.entries[Int(callee.index)] == nil)
-    others.called(callee, times: 1, at: nil)
-    #expect(others.entries[Int(callee.index)] != nil)
+  /// A large function compiled as another's callee has no entry; it gets one when the
+  /// interpreter calls it often.
+  @Test func aCalleeGetsAnEntryWhenTheInterpreterCallsItOften() throws {
+    let (program, tiers) = try Self.tiers(of: Self.largeDriver, hotCalls: 1)
+    defer { tiers.finish() }
+    let outside = try #require(program.functions.ids.first { program.functions[$0].spelling == "outside" })
+    let work = try #require(program.functions.ids.first { program.functions[$0].spelling == "work" })
+    tiers.called(outside, times: 1, at: nil)
+    #expect(tiers.entries[Int(work.index)] == nil)
+    tiers.called(work, times: 1, at: nil)
+    #expect(tiers.entries[Int(work.index)] != nil)
   }
 
   static let phases = """
