@@ -146,11 +146,12 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     let module = requests.withLock {
       requests -> (functions: [FunctionID], copies: Set<FunctionID>, loop: (node: ExprID, index: Int32)?)? in
       guard !requests.entries[Int(function.index)] else { return nil }
-      // The calls from a loop handed to the compiler end once its code runs.
-      if let site, callIsInLoopHandedOver(site) { return nil }
       // Looked for only once the function is known to have no entry: the reports of one
       // that has come every `reportInterval` calls.
-      if let site, let loop = loopToCompile(around: site), !requests.loops[Int(loop.index)] {
+      let around = site.flatMap(loopAround(call:))
+      // The calls from a loop handed to the compiler end once its code runs.
+      if let around, loopHandedOver[Int(around.index)] { return nil }
+      if let site, let loop = around, loopIsWorthCompiling(around: site), !requests.loops[Int(loop.index)] {
         requests.loops[Int(loop.index)] = true
         codeOnItsWay[Int(function.index)] = true
         let (functions, copies) = loopModule(calling: [function] + graph.callees(under: loop.node), in: &requests)
@@ -184,27 +185,23 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       module.functions, copies: module.copies, loops: module.loop == nil ? 0 : 1, entries: moduleEntries, cells: nil)
   }
 
-  /// The loop a hot function's call at `site` is in, to compile with the function: the
-  /// calls from it then stay in machine code from its next iteration, where they would
-  /// otherwise cross from the interpreter one by one until the loop got hot and compiled
-  /// on its own (Mandelbrot's pixel loop, which calls `escape`, waited 7 ms for it). None
-  /// when the caller's code is on its way, which runs the loop from its next call.
-  private func loopToCompile(around site: CallSite) -> (node: ExprID, index: Int32)? {
-    let body = program.bodies[site.body]
-    if let caller = body.function, codeOnItsWay[Int(caller.index)] { return nil }
-    guard let loop = nearestEnclosingLoop(of: site.node, in: body), case .loop(let index) = program.tree[loop],
-      !loopHandedOver[Int(index)]
+  /// The innermost loop around a call, in the call's body, if any.
+  private func loopAround(call site: CallSite) -> (node: ExprID, index: Int32)? {
+    guard let loop = nearestEnclosingLoop(of: site.node, in: program.bodies[site.body]),
+      case .loop(let index) = program.tree[loop]
     else { return nil }
     return (loop, index)
   }
 
-  /// Whether the loop that a call at `site` is in was handed to the compiler (its code may
-  /// have come, to run from the loop's next report).
-  private func callIsInLoopHandedOver(_ site: CallSite) -> Bool {
-    guard let loop = nearestEnclosingLoop(of: site.node, in: program.bodies[site.body]),
-      case .loop(let index) = program.tree[loop]
-    else { return false }
-    return loopHandedOver[Int(index)]
+  /// Whether the loop a hot function's call at `site` is in (`loopAround`, not handed over)
+  /// is compiled with the function: the calls from it then stay in machine code from its
+  /// next iteration, where they would otherwise cross from the interpreter one by one until
+  /// the loop got hot and compiled on its own (Mandelbrot's pixel loop, which calls
+  /// `escape`, waited 7 ms for it). Not when the caller's code is on its way, which runs
+  /// the loop from its next call.
+  private func loopIsWorthCompiling(around site: CallSite) -> Bool {
+    guard let caller = program.bodies[site.body].function else { return true }
+    return !codeOnItsWay[Int(caller.index)]
   }
 
   public func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? {
