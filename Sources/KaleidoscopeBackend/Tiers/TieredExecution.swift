@@ -325,10 +325,16 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     calling roots: [FunctionID], in requests: inout CompileRequests
   ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
     let requested = requests.functions
-    let functions = graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
+    let functions = moduleFunctions(calling: roots, requested: requested)
     let copies = Set(functions.filter { requested[Int($0.index)] })
     for member in functions { requests.functions[Int(member.index)] = true }
     return (functions, copies)
+  }
+
+  /// What a module whose code calls `roots` compiles: every function they can call but the
+  /// large ones `requested` already, which it calls where they are.
+  private func moduleFunctions(calling roots: [FunctionID], requested: [Bool]) -> [FunctionID] {
+    graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
   }
 
   /// The functions of the module of a loop whose code calls `roots` (a hot function and
@@ -340,8 +346,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private func loopModule(
     calling roots: [FunctionID], in requests: inout CompileRequests
   ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
-    let requested = requests.functions
-    let functions = graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
+    let functions = moduleFunctions(calling: roots, requested: requests.functions)
     let copies = Set(functions.filter { graph.isSmall[Int($0.index)] })
     for member in functions where !copies.contains(member) { requests.functions[Int(member.index)] = true }
     return (functions, copies)
@@ -402,8 +407,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         // A loop that calls code able to run long would bring it all into its module, a
         // long compile that may hold up the next request: that code is left to get hot.
         let callees = graph.callees(under: node)
-        let requested = requests.functions
-        let reached = graph.closure(of: callees) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
+        let reached = moduleFunctions(calling: callees, requested: requests.functions)
         if reached.contains(where: { graph.longRunning[Int($0.index)] }) { continue }
         requests.loops[Int(index)] = true
         let (functions, copies) = newModule(calling: callees, in: &requests)
