@@ -22,9 +22,9 @@
             fannkuch-redux, a matrix product, a Mandelbrot over an array and a Brainfuck
             interpreter. Each program's numbers must be its twin's (to 1e-12).
 
-Usage: benchmarks/backend.py [--repeat N] [--only jit|compile|tiers|native|interp|data]
-       (from the repository root; builds the release binary first)
+Builds the release binary first.
 """
+import argparse
 import os
 import subprocess
 import sys
@@ -34,8 +34,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(ROOT, ".build/release/kaleidoscope")
 TWINS = os.path.join(ROOT, "benchmarks/twins")
-REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
-ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+SECTIONS = ["jit", "compile", "tiers", "native", "interp", "data"]
+EXAMPLES = """examples:
+  benchmarks/backend.py                              every section, best of 3
+  benchmarks/backend.py --only data --repeat 5       the array programs against their twins
+  benchmarks/backend.py --only tiers                 the compile-bound programs"""
 
 
 # The array programs of the data section, each with a C twin in benchmarks/twins/.
@@ -54,15 +57,27 @@ def same_numbers(name, ours, twin):
             sys.exit(f"{name}: the twin printed {expected}, which the program did not")
 
 
+def arguments():
+    """The command line; --help shows the module's description and the examples."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3, metavar="N", help="runs of each command (default: 3)")
+    parser.add_argument("--only", choices=SECTIONS, help="run one section")
+    parsed = parser.parse_args()
+    if parsed.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    return parsed
+
+
 def wanted(section):
-    return ONLY is None or ONLY == section
+    return ARGUMENTS.only is None or ARGUMENTS.only == section
 
 
 def best(command, stdin_path=None):
-    """Best wall time of REPEAT runs; of 300 runs when one run takes under 20 ms, because
+    """Best wall time of --repeat runs; of 300 runs when one run takes under 20 ms, because
     millisecond start-ups are dominated by scheduling noise."""
     times = []
-    while len(times) < (300 if times and min(times) < 0.02 else REPEAT):
+    while len(times) < (300 if times and min(times) < 0.02 else ARGUMENTS.repeat):
         stdin = open(stdin_path) if stdin_path else subprocess.DEVNULL
         start = time.perf_counter()
         subprocess.run(command, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -73,7 +88,7 @@ def best(command, stdin_path=None):
 def best_pair(ours, baseline):
     """Best times of two commands measured alternately, so that both see the same machine."""
     a, b = [], []
-    while len(a) < (300 if a and min(a) < 0.02 else REPEAT):
+    while len(a) < (300 if a and min(a) < 0.02 else ARGUMENTS.repeat):
         a.append(best_once(ours))
         b.append(best_once(baseline))
     return min(a), min(b)
@@ -93,7 +108,7 @@ def main():
     os.chdir(ROOT)
     subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], check=True, stdout=subprocess.DEVNULL)
     work = tempfile.mkdtemp()
-    print(f"best of {REPEAT}; whole-process wall time\n")
+    print(f"best of {ARGUMENTS.repeat}; whole-process wall time\n")
 
     twins = {}
     for name in ["fib", "loop", "one"] + DATA:
@@ -158,4 +173,5 @@ def main():
 
 
 if __name__ == "__main__":
+    ARGUMENTS = arguments()
     main()

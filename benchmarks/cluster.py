@@ -7,8 +7,6 @@ build, with the rate limit off (every request comes from loopback):
   replicas; the baseline, in the same run, is the same load on one replica directly;
 - uncached small runs (each source new, so each is a sandboxed process) with 1 and with 3
   replicas behind the balancer.
-
-    benchmarks/cluster.py [--seconds S] [--connections C]
 """
 import argparse
 import os
@@ -95,9 +93,12 @@ def report(name, result, target):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--connections", type=int, default=16)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, epilog="""examples:
+  benchmarks/cluster.py
+  benchmarks/cluster.py --seconds 30 --connections 32""")
+    parser.add_argument("--seconds", type=int, default=10, help="how long wrk runs each load (default: 10)")
+    parser.add_argument("--connections", type=int, default=16, help="wrk's connections for cached runs (default: 16)")
     arguments = parser.parse_args()
     port = 8460
     with Cluster(3, port) as cluster:

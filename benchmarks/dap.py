@@ -3,8 +3,6 @@
 that is never reached, from configurationDone to the `exited` event, against `run --tier
 interp` of the same program as a whole process, alternating, in the same run (release
 build). The adapter's own start (initialize, launch) is not counted: an editor pays it once.
-
-    benchmarks/dap.py [--runs N]
 """
 import argparse
 import os
@@ -49,8 +47,11 @@ def plain(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=7)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, epilog="""examples:
+  benchmarks/dap.py
+  benchmarks/dap.py --runs 21""")
+    parser.add_argument("--runs", type=int, default=7, help="alternating runs of each (default: 7)")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "fib.ks")

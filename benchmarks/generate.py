@@ -12,8 +12,15 @@
                                    40), reach (all 2,000 reachable), loops (every tenth with
                                    a 300-iteration loop), hot (a helper called 10^5 times)
 """
+import argparse
 import random
 import sys
+
+EXAMPLES = """examples:
+  benchmarks/generate.py frontend 12 > /tmp/big.ks
+  benchmarks/generate.py compile 2000 > /tmp/compile.ks
+  benchmarks/generate.py tiers hot > /tmp/hot.ks"""
+VARIANTS = ["shape", "big", "reach", "loops", "hot"]
 
 
 def function(rng, index, callees):
@@ -117,11 +124,30 @@ def tiers_program(variant):
     return "".join(parts)
 
 
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=["frontend", "compile", "tiers"], help="what to generate")
+    parser.add_argument("amount", metavar="SIZE_MB|N|VARIANT", help="its size, or its variant: " + ", ".join(VARIANTS))
+    arguments = parser.parse_args()
+    try:
+        if arguments.kind == "tiers":
+            if arguments.amount not in VARIANTS:
+                parser.error(f"no variant {arguments.amount!r}: choose from {', '.join(VARIANTS)}")
+            sys.stdout.write(tiers_program(arguments.amount))
+        elif arguments.kind == "frontend":
+            size = float(arguments.amount)
+            if not size > 0:
+                parser.error("SIZE_MB must be more than 0")
+            sys.stdout.write(frontend(size))
+        else:
+            count = int(arguments.amount)
+            if count < 1:
+                parser.error("N must be at least 1")
+            sys.stdout.write(compile_program(count))
+    except ValueError:
+        parser.error(f"{arguments.amount!r} is not a number")
+
+
 if __name__ == "__main__":
-    kind, amount = sys.argv[1], sys.argv[2]
-    if kind == "frontend":
-        sys.stdout.write(frontend(float(amount)))
-    elif kind == "tiers":
-        sys.stdout.write(tiers_program(amount))
-    else:
-        sys.stdout.write(compile_program(int(amount)))
+    main()

@@ -3,8 +3,6 @@
 it: from sending a change to receiving its diagnostics, and the round trip of hover and of
 completion. The baseline, measured in the same run, is the round trip of a request the
 server refuses at once (unknown method): the cost of the pipes and JSON alone.
-
-    benchmarks/lsp_latency.py [--runs N]
 """
 import argparse
 import json
@@ -81,8 +79,11 @@ def summary(name, samples, target=None):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=100)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, epilog="""examples:
+  benchmarks/lsp_latency.py
+  benchmarks/lsp_latency.py --runs 500""")
+    parser.add_argument("--runs", type=int, default=100, help="requests of each kind (default: 100)")
     runs = parser.parse_args().runs
     subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], cwd=ROOT, check=True, capture_output=True)
     text = document()

@@ -6,8 +6,6 @@
   made one at a time with `kaleidoscope run --sandbox` (the sandbox's own cost);
 - the tokens, tree, IR, assembly, passes and cfg views of every example, answered one at a
   time: median and worst per view; then each example's trace (the Step pane).
-
-    benchmarks/playground.py [--runs N]     (N runs per client, default 60)
 """
 import argparse
 import http.client
@@ -92,8 +90,11 @@ def percentile(values, fraction):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=60)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, epilog="""examples:
+  benchmarks/playground.py
+  benchmarks/playground.py --runs 30""")
+    parser.add_argument("--runs", type=int, default=60, help="runs by each of the concurrent clients (default: 60)")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         process, port = start_server(directory)

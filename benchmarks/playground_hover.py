@@ -6,9 +6,8 @@ page in Debian's chromium with Playwright, loads a generated 200-line program, f
 pane that links source lines (tokens, tree, IR, assembly), then lights each source line in
 turn as a hover does, forcing the browser to lay the page out and paint after each, and
 reports the median and the worst time per hover. Target (issue 32): < 16 ms, one frame.
-
-Usage: .build/python/bin/python benchmarks/playground_hover.py [--lines N]
 """
+import argparse
 import os
 import statistics
 import sys
@@ -20,7 +19,9 @@ os.environ.setdefault(
 from conftest import Server  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-LINES = int(sys.argv[sys.argv.index("--lines") + 1]) if "--lines" in sys.argv else 200
+EXAMPLES = """examples:
+  .build/python/bin/python benchmarks/playground_hover.py
+  KALEIDOSCOPE_TOOL=.build/release/kaleidoscope .build/python/bin/python benchmarks/playground_hover.py --lines 500"""
 
 
 def program(lines):
@@ -41,6 +42,12 @@ def program(lines):
 
 
 def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lines", type=int, default=200, metavar="N", help="lines of the program (default: 200)")
+    lines = parser.parse_args().lines
+    if lines < 10:
+        parser.error("--lines must be at least 10")
     server = Server()
     try:
         with sync_playwright() as playwright:
@@ -48,7 +55,7 @@ def main():
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(server.url)
             page.wait_for_selector(".CodeMirror")
-            source = program(LINES)
+            source = program(lines)
             page.evaluate("(text) => document.querySelector('.CodeMirror').CodeMirror.setValue(text)", source)
             for tab, ready in [("Tokens", "#tokens .line"), ("Syntax tree", "#tree g"), ("IR", "#ir .line"),
                                ("Assembly", "#asm .line")]:
@@ -66,11 +73,11 @@ def main():
                     times.push(performance.now() - start);
                   }
                   return times;
-                }""", LINES)
+                }""", lines)
             browser.close()
     finally:
         server.close()
-    print(f"{LINES}-line program, {linked} linked elements in the panes")
+    print(f"{lines}-line program, {linked} linked elements in the panes")
     print(f"hover: median {statistics.median(times):.2f} ms, worst {max(times):.2f} ms (target < 16 ms)")
 
 

@@ -10,28 +10,30 @@ of short unpredictable runs, helpers called from nests, strings, loops at the to
 Target (issue 31, as for the shapes): the worst is at most 1.25x, or at most 20 ms more
 than `--tier jit`.
 
-Usage: benchmarks/programs.py [--repeat N] [--only SUBSTRING]
-       (from the repository root; builds the release binary first)
+Builds the release binary first, unless KALEIDOSCOPE_TOOL names the binary to measure.
 """
 import glob
 import os
-import subprocess
 
-from shapes import ONLY, REPEAT, ROOT, TOOL, compare, report
+from shapes import ROOT, build_unless_given, compare, parser, report
+
+EXAMPLES = """examples:
+  benchmarks/programs.py --repeat 5             all the programs, best of 5
+  benchmarks/programs.py --only sort            bubble sort, quicksort and merge sort"""
 
 
 def main():
+    arguments = parser(__doc__, EXAMPLES, "programs").parse_args()
     os.chdir(ROOT)
-    if "KALEIDOSCOPE_TOOL" not in os.environ:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], check=True, stdout=subprocess.DEVNULL)
-    print(f"best of {REPEAT}; whole-process wall time\n")
+    build_unless_given()
+    print(f"best of {arguments.repeat}; whole-process wall time\n")
     print(f"{'program':<16} {'run':>9} {'--tier jit':>11} {'ratio':>7} {'more':>9}")
     rows = []
     for path in sorted(glob.glob(os.path.join(ROOT, "benchmarks/programs/*.ks"))):
         name = os.path.basename(path)[:-3]
-        if ONLY and ONLY not in name:
+        if arguments.only and arguments.only not in name:
             continue
-        rows.append(compare(name, path, 16))
+        rows.append(compare(name, path, 16, arguments.repeat))
     report(rows)
 
 

@@ -3,15 +3,13 @@
 as a person sees it, for a small expression, a new 20-line definition, and such a definition
 followed at once by a call, at -O2, in both tiers (`--tier jit` is the baseline).
 
-Usage: benchmarks/repl_latency.py [--repeat N]     (from the repository root; build release first)
-
 The time includes the pseudo-terminal round trip (pexpect polls the terminal); the
 REPL's own figure, `:time on`, is printed alongside for the same inputs.
 """
+import argparse
 import os
 import re
 import statistics
-import sys
 import tempfile
 import time
 
@@ -19,7 +17,9 @@ import pexpect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(ROOT, ".build/release/kaleidoscope")
-REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 30
+EXAMPLES = """examples:
+  swift build -c release --product kaleidoscope && benchmarks/repl_latency.py
+  benchmarks/repl_latency.py --repeat 100"""
 PROMPT = "ready> "
 TIMES = r"\(compile ([0-9.]+) ms, run ([0-9.]+) ms\)"
 
@@ -51,7 +51,7 @@ def measure(tier):
     child.expect_exact(PROMPT)
 
     expression, expression_internal = [], []
-    for index in range(REPEAT):
+    for index in range(ARGUMENTS.repeat):
         start = time.perf_counter()
         child.sendline(f"{index} + 2 * 3")
         child.expect_exact(f"{index + 6}\r\n")
@@ -61,7 +61,7 @@ def measure(tier):
         child.expect_exact(PROMPT)
 
     define, define_internal = [], []
-    for index in range(REPEAT):
+    for index in range(ARGUMENTS.repeat):
         lines = definition(index)
         for text in lines[:-1]:
             child.sendline(text)
@@ -75,14 +75,14 @@ def measure(tier):
 
     # A definition, then at once a call of it (as a paste would send them).
     define_call = []
-    for index in range(REPEAT):
-        lines = definition(REPEAT + index)
+    for index in range(ARGUMENTS.repeat):
+        lines = definition(ARGUMENTS.repeat + index)
         for text in lines[:-1]:
             child.sendline(text)
             child.expect_exact("  ...> ")
         start = time.perf_counter()
         child.sendline(lines[-1])
-        child.sendline(f"body{REPEAT + index}(1) * 0 + {index}")
+        child.sendline(f"body{ARGUMENTS.repeat + index}(1) * 0 + {index}")
         child.expect_exact(f"\r\n{index}\r\n")
         define_call.append(time.perf_counter() - start)
         child.expect(TIMES)
@@ -107,5 +107,17 @@ def main():
             )
 
 
+def arguments():
+    """The command line; --help shows the module's description and the examples."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=30, metavar="N", help="inputs of each kind (default: 30)")
+    parsed = parser.parse_args()
+    if parsed.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    return parsed
+
+
 if __name__ == "__main__":
+    ARGUMENTS = arguments()
     main()

@@ -11,14 +11,14 @@ Generates one program per shape and runs it both ways, alternately, best of N ea
             global, or an array's length
   arrays    the innermost body reads one array and writes another
 
-Every shape does about the same number of innermost iterations (WORK), so each takes tens
+Every shape does about the same number of innermost iterations (--work), so each takes tens
 of milliseconds compiled. For each it prints both times, their ratio and their difference;
 then the worst shape. Target (issue 31): the worst is at most 1.25x, or at most 20 ms
 more than `--tier jit`.
 
-Usage: benchmarks/shapes.py [--repeat N] [--only SUBSTRING] [--work ITERATIONS]
-       (from the repository root; builds the release binary first)
+Builds the release binary first, unless KALEIDOSCOPE_TOOL names the binary to measure.
 """
+import argparse
 import itertools
 import os
 import subprocess
@@ -28,15 +28,40 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.environ.get("KALEIDOSCOPE_TOOL", os.path.join(ROOT, ".build/release/kaleidoscope"))
-REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
-ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
-WORK = int(sys.argv[sys.argv.index("--work") + 1]) if "--work" in sys.argv else 8_000_000
 CALLS_OFTEN = 200
+EXAMPLES = """examples:
+  benchmarks/shapes.py                          all 72 shapes, best of 3
+  benchmarks/shapes.py --only "depth 3 while"   the shapes whose name contains the text
+  KALEIDOSCOPE_TOOL=/tmp/old/kaleidoscope benchmarks/shapes.py --repeat 5"""
 
 
-def trip_count(depth, calls):
-    """Iterations of each loop, so that `calls` runs of the nest do about WORK in all."""
-    return max(2, round((WORK / calls) ** (1 / depth)))
+def parser(description, examples, things):
+    """A command line with the options this benchmark and programs.py share; --help shows
+    `description` and `examples`. `things` names what --only picks among."""
+    made = argparse.ArgumentParser(
+        description=description, epilog=examples, formatter_class=argparse.RawDescriptionHelpFormatter)
+    made.add_argument("--repeat", type=positive, default=3, metavar="N", help="runs each way (default: 3)")
+    made.add_argument("--only", metavar="TEXT", help=f"only the {things} whose name contains TEXT")
+    return made
+
+
+def positive(text):
+    """An argument that must be a whole number of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not at least 1")
+    return value
+
+
+def build_unless_given():
+    """Builds the release binary, unless KALEIDOSCOPE_TOOL names the one to measure."""
+    if "KALEIDOSCOPE_TOOL" not in os.environ:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], check=True, stdout=subprocess.DEVNULL)
+
+
+def trip_count(depth, calls, work):
+    """Iterations of each loop, so that `calls` runs of the nest do about `work` in all."""
+    return max(2, round((work / calls) ** (1 / depth)))
 
 
 def nest(depth, kind, bound_of, body):
@@ -52,9 +77,9 @@ def nest(depth, kind, bound_of, body):
     return text
 
 
-def program(depth, kind, place, bound):
+def program(depth, kind, place, bound, work):
     calls = CALLS_OFTEN if place == "often" else 1
-    n = trip_count(depth, calls)
+    n = trip_count(depth, calls, work)
     lines = ["def binary : 1 (x y) y", "var total = 0", f"var source[{n}], sink[{n}]", f"var limit = {n}"]
     lines.append(f"for k = 0, k < {n} in source[k] = k * 0.5")
     inner = f"i{depth - 1}"
@@ -78,9 +103,9 @@ def program(depth, kind, place, bound):
     return "\n".join(lines) + "\n"
 
 
-def best_pair(a_command, b_command):
+def best_pair(a_command, b_command, repeat):
     a, b = [], []
-    for _ in range(REPEAT):
+    for _ in range(repeat):
         for command, times in ((a_command, a), (b_command, b)):
             start = time.perf_counter()
             subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -89,32 +114,36 @@ def best_pair(a_command, b_command):
 
 
 def main():
+    command_line = parser(__doc__, EXAMPLES, "shapes")
+    command_line.add_argument(
+        "--work", type=positive, default=8_000_000, metavar="ITERATIONS",
+        help="innermost iterations of each shape (default: 8,000,000)")
+    arguments = command_line.parse_args()
     os.chdir(ROOT)
-    if "KALEIDOSCOPE_TOOL" not in os.environ:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], check=True, stdout=subprocess.DEVNULL)
+    build_unless_given()
     work = tempfile.mkdtemp()
     shapes = itertools.product([1, 2, 3, 4], ["for", "while"], ["once", "often", "top"], ["parameter", "global", "length"])
-    print(f"best of {REPEAT}; about {WORK:,} innermost iterations each; whole-process wall time\n")
+    print(f"best of {arguments.repeat}; about {arguments.work:,} innermost iterations each; whole-process wall time\n")
     print(f"{'shape':<34} {'run':>9} {'--tier jit':>11} {'ratio':>7} {'more':>9}")
     rows = []
     for depth, kind, place, bound in shapes:
         name = f"depth {depth} {kind} {place} {bound}"
-        if ONLY and ONLY not in name:
+        if arguments.only and arguments.only not in name:
             continue
         path = os.path.join(work, name.replace(" ", "-") + ".ks")
         with open(path, "w") as file:
-            file.write(program(depth, kind, place, bound))
-        rows.append(compare(name, path, 34))
+            file.write(program(depth, kind, place, bound, arguments.work))
+        rows.append(compare(name, path, 34, arguments.repeat))
     report(rows)
 
 
-def compare(name, path, width):
-    """Runs `path` with `run` and `run --tier jit` (which must print the same), prints a row of
-    `width` for it, and returns how far past the target it is, with its name and figures."""
+def compare(name, path, width, repeat):
+    """Runs `path` with `run` and `run --tier jit` (which must print the same), best of
+    `repeat` each, prints a row of `width` for it, and returns how far past the target it is, with its name and figures."""
     outputs = {tier: subprocess.run([TOOL, "run", "--tier", tier, path], capture_output=True, text=True).stdout for tier in ("auto", "jit")}
     if outputs["auto"] != outputs["jit"]:
         sys.exit(f"{name}: the tiers printed {outputs['auto']!r}, --tier jit {outputs['jit']!r}")
-    tiered, jitted = best_pair([TOOL, "run", path], [TOOL, "run", "--tier", "jit", path])
+    tiered, jitted = best_pair([TOOL, "run", path], [TOOL, "run", "--tier", "jit", path], repeat)
     ratio, more = tiered / jitted, (tiered - jitted) * 1000
     print(f"{name:<{width}} {tiered * 1000:7.1f} ms {jitted * 1000:8.1f} ms {ratio:6.2f}x {more:+7.1f} ms")
     # The target is met if either bound holds; the worst is the one furthest past both.

@@ -7,8 +7,9 @@
 # Protocol client; the playground in a real browser, with PostgreSQL and under load, and
 # the cluster's chaos tests (Python, Playwright), against the debug build (a release build
 # of the server's packages would double the time); an
-# install into a temporary prefix; and checks that the repository's programs are in the
-# canonical layout (docs/STYLE.md) and its Swift code in swift-format's (.swift-format).
+# install into a temporary prefix; and checks that every benchmark script has `--help`,
+# that the repository's programs are in the canonical layout (docs/STYLE.md) and its Swift
+# code in swift-format's (.swift-format).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -26,6 +27,13 @@ KALEIDOSCOPE_TOOL="$PWD/.build/release/kaleidoscope" swift test --skip-build --f
 (cd Tests/Debugger && KALEIDOSCOPE_TOOL="$PWD/../../.build/release/kaleidoscope" ../../.build/python/bin/pytest -q)
 (cd Tests/Playground && KALEIDOSCOPE_TOOL="$PWD/../../.build/debug/kaleidoscope" ../../.build/python/bin/pytest -q)
 scripts/test-install.sh
+# Every benchmark explains itself: --help prints examples and runs nothing. The hover
+# benchmark needs Playwright, which only the project's Python environment has.
+for script in benchmarks/*.py; do
+  python=python3
+  if [ "$script" = benchmarks/playground_hover.py ]; then python=.build/python/bin/python; fi
+  "$python" "$script" --help | grep -q '^examples:' || { echo "$script --help shows no examples" >&2; exit 1; }
+done
 # Every program but the deliberately malformed ones (diagnostics, regressions) and the
 # formatter's own unformatted inputs.
 git ls-files '*.ks' | grep -v -e '/Diagnostics/' -e '/Regressions/' -e '^Tests/FormatTests/Style/' |
