@@ -29,8 +29,8 @@ extension IRGenerator {
       let name = names.global(symbol.spelling)
       value = LLVMGetNamedGlobal(module.reference, name) ?? LLVMAddGlobal(module.reference, type, name)
       if names.definesGlobal(symbol.spelling) { LLVMSetInitializer(value, LLVMConstNull(type)) }
-    case .tiered(let address, _, _):
-      value = LLVMConstIntToPtr(LLVMConstInt(int64, UInt64(address(id)), 0), pointer)
+    case .tiered:
+      value = LLVMAddGlobal(module.reference, type, Self.tieredGlobalName(symbol.spelling))
     }
     globals[Int(id.index)] = value
     return value
@@ -53,14 +53,14 @@ extension IRGenerator {
 
   /// The value of a number global that can no longer change, in a tiered module.
   func fixedValue(of global: GlobalID) -> Double? {
-    guard case .tiered(_, _, let fixed) = linking else { return nil }
+    guard case .tiered(_, let fixed) = linking else { return nil }
     return fixed.numbers[global.index]
   }
 
   /// An array variable's elements and count: constants for a global array that can no
   /// longer change (`FixedGlobals`), else loaded from its storage.
   func loadArray(of variable: VariableReference) -> (elements: LLVMValueRef, count: LLVMValueRef) {
-    if case .global(let global) = variable, case .tiered(_, _, let fixed) = linking,
+    if case .global(let global) = variable, case .tiered(_, let fixed) = linking,
       let array = fixed.arrays[global.index]
     {
       let elements = LLVMConstIntToPtr(LLVMConstInt(int64, UInt64(array.elements), 0), pointer)!

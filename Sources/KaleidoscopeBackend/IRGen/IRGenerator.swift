@@ -25,8 +25,9 @@ final class IRGenerator {
     /// Tiered execution: a few functions at a time, each module calling the functions of
     /// earlier ones by their symbols (`tieredName`), except `copies`, compiled again here
     /// with internal linkage so that LLVM can inline them; the globals are the
-    /// interpreter's cells, at the addresses given, except those `fixed` has as constants.
-    case tiered(globalAddress: (GlobalID) -> UInt, copies: Set<FunctionID>, fixed: FixedGlobals = FixedGlobals())
+    /// interpreter's cells, external globals (`tieredGlobalName`) that the JIT defines at
+    /// their addresses, except those `fixed` has as constants.
+    case tiered(copies: Set<FunctionID>, fixed: FixedGlobals = FixedGlobals())
   }
 
   /// The globals of a running program that can no longer change, by `GlobalID.index`:
@@ -176,7 +177,7 @@ final class IRGenerator {
       if !exported { LLVMSetLinkage(value, LLVMInternalLinkage) }
     case (.defined, .interactive(let names)):
       value = LLVMAddFunction(module.reference, names.definition(id), type)
-    case (.defined, .tiered(_, let copies, _)):
+    case (.defined, .tiered(let copies, _)):
       value = LLVMAddFunction(module.reference, Self.tieredName(symbol.spelling), type)
       if copies.contains(id) { LLVMSetLinkage(value, LLVMInternalLinkage) }
     }
@@ -210,6 +211,20 @@ final class IRGenerator {
 
   /// The symbol of a function compiled for tiered execution.
   static func tieredName(_ spelling: String) -> String { "tier.\(spelling)" }
+
+  /// The symbol of a global's cell in tiered modules. A global, unlike an address, is
+  /// memory LLVM knows it may read, so it can take a read out of a loop where the read
+  /// is behind a branch (a bounds check), and it knows two globals apart.
+  static func tieredGlobalName(_ spelling: String) -> String { "tier.global.\(spelling)" }
+
+  /// What the JIT defines for tiered modules: each global's symbol at its cell's `address`.
+  static func tieredGlobalSymbols(
+    of program: CheckedProgram, at address: (GlobalID) -> UnsafeMutableRawPointer
+  ) -> [(name: String, address: UInt64)] {
+    program.globals.symbols.enumerated().map { index, symbol in
+      (tieredGlobalName(symbol.spelling), UInt64(UInt(bitPattern: address(GlobalID(index: Int32(index))))))
+    }
+  }
 
   /// Emits a `def`'s body into its function.
   func emitDefinition(_ body: CheckedBody) {

@@ -95,6 +95,26 @@ public final class JIT {
     try BackendError.check(error)
   }
 
+  /// Defines symbols at fixed addresses, memory this process already has, for later
+  /// modules to refer to by name.
+  public func define(absolute symbols: [(name: String, address: UInt64)]) throws {
+    guard !symbols.isEmpty else { return }
+    let session = LLVMOrcLLJITGetExecutionSession(reference)
+    let exported = LLVMJITSymbolFlags(GenericFlags: UInt8(LLVMJITSymbolGenericFlagsExported.rawValue), TargetFlags: 0)
+    // The unit takes the interned names over.
+    var pairs = symbols.map { symbol in
+      LLVMOrcCSymbolMapPair(
+        Name: LLVMOrcExecutionSessionIntern(session, symbol.name),
+        Sym: LLVMJITEvaluatedSymbol(Address: symbol.address, Flags: exported))
+    }
+    let unit = LLVMOrcAbsoluteSymbols(&pairs, pairs.count)
+    // On success the dylib owns the unit; on failure it is still ours.
+    if let error = LLVMOrcJITDylibDefine(mainDylib, unit) {
+      LLVMOrcDisposeMaterializationUnit(unit)
+      try BackendError.check(error)
+    }
+  }
+
   /// The address of a symbol, compiling what it needs first.
   public func address(of name: String) throws -> UInt64 {
     var address: LLVMOrcExecutorAddress = 0

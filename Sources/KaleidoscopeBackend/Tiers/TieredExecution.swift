@@ -433,6 +433,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private func machineCodeHost() throws -> JIT {
     if let jit { return jit }
     let made = try JIT(machine: try JIT.machine(optimization: options.optimization))
+    try made.define(absolute: IRGenerator.tieredGlobalSymbols(of: program, at: globals.address(of:)))
     jit = made
     return made
   }
@@ -480,8 +481,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       }
       let generator = IRGenerator(
         program: program, module: module, options: options,
-        linking: .tiered(
-          globalAddress: { UInt(bitPattern: globals.address(of: $0)) }, copies: copies, fixed: fixedGlobals(globalsThen)),
+        linking: .tiered(copies: copies, fixed: fixedGlobals(globalsThen)),
         unresolved: unresolved, stableGlobals: stableGlobals)
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let names = entries.map { $0.emit(generator) }
