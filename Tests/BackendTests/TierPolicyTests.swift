@@ -205,6 +205,21 @@ struct TierPolicyTests {
     #expect((tiers.loop(outer, of: body, iterations: 0) != nil) == hot)
   }
 
+  /// A loop whose iteration calls a helper eight times is hot after fewer iterations than
+  /// one that adds two numbers (`LoopCosts`): after 1,024 of a run in progress, where the
+  /// sum needs 4,096.
+  @Test(arguments: [false, true])
+  func aLoopThatDoesMoreIsHotSooner(costly: Bool) throws {
+    let added = costly ? (1...8).map { "h(i + \($0))" }.joined(separator: " + ") : "i"
+    let source = "def binary : 1 (x y) y\nvar g = 0\n\(LoopCostsTests.helper)def f(n) for i = 0, i < n in g = g + \(added)\n0\n"
+    let (program, tiers) = try Self.tiers(of: source, hotCalls: 1000, hotIterations: 4096)
+    defer { tiers.finish() }
+    let body = try #require(program.bodies.firstIndex { $0.function.map { program.functions[$0].spelling } == "f" })
+    let loop = try #require(program.bodies[body].loops.first)
+    #expect(tiers.loop(loop, of: body, iterations: 0) == nil)
+    #expect((tiers.loop(loop, of: body, iterations: 1024) != nil) == costly)
+  }
+
   static let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in g = g + i\n0\n"
 
   /// Many short runs make a loop hot; but in a function with no loop around it, the

@@ -5,14 +5,15 @@ import KaleidoscopeFrontend
 /// The interpreter starts at once and counts: calls of each function, and iterations of each
 /// loop. A function called `hotCalls` times is compiled, with everything it can call, and
 /// its later calls run the machine code. A loop that has run `hotIterations` times (in all
-/// its runs so far) is compiled too, and a running loop switches to its machine code at the
-/// top of an iteration (on-stack replacement), so one long call does not stay interpreted.
+/// its runs so far; fewer when its iterations do more, `LoopCosts`) is compiled too, and a
+/// running loop switches to its machine code at the top of an iteration (on-stack
+/// replacement), so one long call does not stay interpreted.
 /// Code that runs a few times is never compiled: for it, interpreting is cheaper than
 /// compiling. docs/DESIGN.md has the measurements behind the numbers.
 public struct TierPolicy: Sendable {
   /// Calls that make a function hot.
   public var hotCalls: Int
-  /// Iterations that make a loop hot.
+  /// Iterations that make a loop hot, for an iteration that does little (`LoopCosts`).
   public var hotIterations: Int
   /// Whether to compile on the interpreter's thread and wait, instead of in the background:
   /// switches then happen at the same point in every run (the tests force promotion early,
@@ -89,7 +90,7 @@ struct CallGraph {
 
   /// Whether the node is one that may call a function (what `CheckedProgram.callee(of:)`
   /// answers for; other nodes keep other resolutions).
-  private func calls(_ id: ExprID) -> Bool {
+  func calls(_ id: ExprID) -> Bool {
     switch program.tree[id] {
     case .call, .unary, .binary: true
     case .number, .variable, .assign, .ifElse, .loop, .varIn, .element, .storeElement, .length, .arrayLiteral, .string,

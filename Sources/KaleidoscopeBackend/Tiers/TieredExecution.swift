@@ -10,11 +10,11 @@ import Synchronization
 ///
 /// A promoted function, or loop, is compiled with every function it can call (those not
 /// compiled already, and private copies of the small ones that are, for LLVM to inline),
-/// so compiled code only calls compiled code; the interpreter switches to
-/// it at a function's next call, or at the top of a loop's next iteration
-/// (`CompiledCode`). Compiled code reads and writes the interpreter's globals where they are
-/// (`GlobalCells`), so both tiers see one state. Modules are compiled one at a time, in the
-/// order they were asked for, so a module's calls to functions of earlier ones find them.
+/// so compiled code only calls compiled code; the interpreter switches to it at a
+/// function's next call, or at the top of a loop's next iteration (`CompiledCode`).
+/// Compiled code reads and writes the interpreter's globals where they are (`GlobalCells`),
+/// so both tiers see one state. Modules are compiled one at a time, in the order they were
+/// asked for, so a module's calls to functions of earlier ones find them.
 ///
 /// While the compiler has nothing to do, it compiles ahead loops that the program has not
 /// reached yet (`CallGraph.loopsToCompileAhead`): the inner loops of nests that will run
@@ -38,6 +38,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private let options: CompileOptions
   private let policy: TierPolicy
   private let graph: CallGraph
+  /// How many iterations make each loop hot (fewer, the more an iteration does).
+  private let costs: LoopCosts
   private let globals: GlobalCells
   private let unresolved: Set<String>
   /// Each loop's code, by its index among the tree's loops, once compiled.
@@ -87,6 +89,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     self.policy = policy
     self.globals = globals
     graph = CallGraph(program)
+    costs = LoopCosts(graph, policy: policy)
     let functions = program.functions.symbols.count
     entries = .allocate(capacity: max(1, functions))
     entries.initialize(repeating: nil, count: max(1, functions))
@@ -217,7 +220,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       requests.withLock { $0.started[Int(index)] = true }
     }
     if iterations > 0 { loopIterations[Int(index)] += loopReportInterval }
-    guard loopIterations[Int(index)] >= policy.hotIterations, !loopHandedOver[Int(index)] else { return nil }
+    guard !loopHandedOver[Int(index)], loopIterations[Int(index)] >= costs.hotIterations(ofLoop: node, index: index)
+    else { return nil }
     let checked = program.bodies[body]
     // A function whose code is on its way runs its loops there from its next call: a
     // loop of it is compiled only for a long run in progress, not for many short ones.
@@ -225,9 +229,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       return nil
     }
     // A loop hot from many short runs gains little from machine code of its own: entering
-    // it costs about what a short run saves, and the loop around stays interpreted. The
-    // loop around is compiled instead, with it inside, and entered at the top of its next
-    // iteration.
+    // it costs about what a short run saves, and the loop around stays interpreted. The loop
+    // around is compiled instead, with it inside, and entered at the top of its next one.
     let shortRuns = loopRuns[Int(index)] > 0 && loopIterations[Int(index)] / loopRuns[Int(index)] < Self.shortRun
     let outer = shortRuns ? nearestEnclosingLoop(of: node, in: checked) : nil
     // With no loop around it in a function, the function's calls are its loop around: the
