@@ -106,6 +106,23 @@ struct LoopContinuationTests {
     #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
   }
 
+  /// A fixed number the loop only computes with (a weight) is not assumed whole: a frame
+  /// whose weight is a fraction runs the same code, where it would miss it and wait for a
+  /// general compile. The bound is still assumed.
+  @Test func aFixedWeightIsNotAssumedWhole() throws {
+    let ir = try Self.innerLoopContinuation(
+      of: "var grid[16]\ndef fill(n w) for i = 0, i < 4 in for j = 0, j < n in grid[j] = j * w\nfill(4, 0.5)\n",
+      assumesWholeFixedLocals: true)
+    let checks = """
+      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+      CHECK-NOT: %w.int
+      CHECK: %n.int = alloca i64
+      CHECK-NOT: %w.int
+      CHECK: br i1 {{%[0-9]+}}, label %assumedwhole, label %notwhole
+      """
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
+  }
+
   /// A bound fixed throughout the loop (a parameter, or a `var` around the loop, that
   /// nothing assigns) or one the body assigns; `integral` when every value it is given is a
   /// known whole number (`IndexFacts.integralLocals`).

@@ -36,9 +36,11 @@ extension IRGenerator {
     return max(start, end)
   }
 
-  /// The number locals fixed throughout the loop at `node`: the parameters of `body` and
-  /// the `var`s around the loop, when nothing in the body assigns them. In the rest of a
-  /// running loop each holds, throughout, the value it had when the loop started.
+  /// The number locals fixed throughout the loop at `node` that it counts with: the
+  /// parameters of `body` and the `var`s around the loop, when nothing in the body assigns
+  /// them, read in a loop's test or an element's index under `node`
+  /// (`countsWithIntegers`). In the rest of a running loop each holds, throughout, the
+  /// value it had when the loop started.
   func fixedNumberLocals(around node: ExprID, of body: CheckedBody) -> [LocalID] {
     guard options.forSemantics == .current else { return [] }
     let arity = body.function.map { program.functions[$0].arity } ?? 0
@@ -51,6 +53,34 @@ extension IRGenerator {
     }
     return candidates.filter { local in
       body.locals[Int(local.index)].valueKind == .number && !assigns(local, under: body.body)
+        && countsWithIntegers(local, under: node)
+    }
+  }
+
+  /// Whether `variable` is read under `root` where its integer copy can serve: in a loop's
+  /// test (`i < n` then compares integers, and LLVM can count the loop) or in an element's
+  /// index. A number read only in arithmetic, a weight, gains nothing from being assumed
+  /// whole, and a frame where it is not would miss the loop's code for nothing.
+  private func countsWithIntegers(_ variable: LocalID, under root: ExprID) -> Bool {
+    tree.contains(SyntaxNode(.expr(root))) { node in
+      guard case .expr(let id) = node.reference else { return false }
+      let part: ExprID
+      switch tree[id] {
+      case .element(_, let index), .storeElement(_, let index, _):
+        part = index
+      case .loop(let index):
+        switch tree.loop(index) {
+        case .forLoop(let parts): part = parts.end
+        case .whileLoop(let parts): part = parts.condition
+        }
+      case .number, .variable, .unary, .binary, .assign, .call, .ifElse, .varIn, .length, .arrayLiteral, .string,
+        .globalDeclaration, .error:
+        return false
+      }
+      return tree.contains(SyntaxNode(.expr(part))) { read in
+        guard case .expr(let id) = read.reference, case .variable = tree[id] else { return false }
+        return program.variable(of: id) == .local(variable)
+      }
     }
   }
 
