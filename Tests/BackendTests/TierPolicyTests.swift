@@ -220,6 +220,31 @@ struct TierPolicyTests {
     #expect((tiers.loop(loop, of: body, iterations: 1024) != nil) == costly)
   }
 
+  /// A loop's module calls a recursive function compiled already where it is, and takes a
+  /// private copy of a small one that is not recursive (`sq`, compiled as `fact`'s callee).
+  /// LLVM cannot inline a recursion whole, and a copy of one only made the module longer
+  /// to compile (memo.ks: 11 ms, with `fib` copied).
+  @Test func aRecursiveFunctionCompiledAlreadyIsCalledNotCopied() throws {
+    let source = """
+      def binary : 1 (x y) y
+      var g = 0
+      def sq(x) x * x
+      def fact(n) if n < 2 then 1 else sq(1) * n * fact(n - 1)
+      def drive(n) for i = 0, i < n in g = g + fact(5) + sq(i)
+      0
+      """
+    let (program, tiers) = try Self.tiers(of: source, hotCalls: 1)
+    defer { tiers.finish() }
+    let fact = try #require(program.functions.ids.first { program.functions[$0].spelling == "fact" })
+    tiers.called(fact, times: 1, at: nil)
+    #expect(tiers.statistics.figures.functions == 2)
+    let body = try #require(program.bodies.firstIndex { $0.function.map { program.functions[$0].spelling } == "drive" })
+    let loop = try #require(program.bodies[body].loops.first)
+    #expect(tiers.loop(loop, of: body, iterations: 8) != nil)
+    #expect(tiers.statistics.figures.loops == 1)
+    #expect(tiers.statistics.figures.copies == 1)
+  }
+
   static let source = "def binary : 1 (x y) y\nvar g = 0\ndef f(n) for i = 0, i < n in g = g + i\n0\n"
 
   /// Many short runs make a loop hot; but in a function with no loop around it, the

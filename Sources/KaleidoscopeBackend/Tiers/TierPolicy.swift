@@ -36,6 +36,10 @@ struct CallGraph {
   let definitions: [CheckedBody?]
   /// Whether each function can run for long.
   let longRunning: [Bool]
+  /// Whether a module that calls each function compiles a private copy of it where one
+  /// compiled it already: a small function that is not recursive. A recursion LLVM cannot
+  /// inline whole, and its copy only made the module longer to compile.
+  let isCopied: [Bool]
   /// Whether each function is small enough to be compiled again into every module that
   /// calls it, where LLVM can inline it, rather than called in the module that has it.
   let isSmall: [Bool]
@@ -58,6 +62,7 @@ struct CallGraph {
     isSmall = definitions.map { body in
       body.map { $0.range.end - $0.range.start <= Self.smallFunctionSize } ?? false
     }
+    isCopied = definitions.indices.map { [isSmall] in isSmall[$0] && !inCycle[$0] }
   }
 
   /// The defined functions that `roots` can call, directly or not, themselves included,

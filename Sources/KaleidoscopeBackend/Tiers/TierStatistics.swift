@@ -11,6 +11,9 @@ public final class TierStatistics: Sendable {
     public var modulesAhead = 0
     public var functions = 0
     public var loops = 0
+    /// Private copies of small functions compiled into modules again, for LLVM to inline
+    /// (not counted in `functions`).
+    public var copies = 0
     /// Time spent compiling on the compiler thread.
     public var nanoseconds: UInt64 = 0
     /// Functions that ran at least once in the interpreter.
@@ -25,11 +28,12 @@ public final class TierStatistics: Sendable {
 
   public var figures: Figures { state.withLock { $0 } }
 
-  func recordCompile(functions: Int, loops: Int, ahead: Bool, nanoseconds: UInt64) {
+  func recordCompile(functions: Int, copies: Int, loops: Int, ahead: Bool, nanoseconds: UInt64) {
     state.withLock {
       $0.modules += 1
       if ahead { $0.modulesAhead += 1 }
       $0.functions += functions
+      $0.copies += copies
       $0.loops += loops
       $0.nanoseconds += nanoseconds
     }

@@ -335,22 +335,22 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   }
 
   /// What a module whose code calls `roots` compiles: every function they can call but the
-  /// large ones `requested` already, which it calls where they are.
+  /// large or recursive ones `requested` already, which it calls where they are.
   private func moduleFunctions(calling roots: [FunctionID], requested: [Bool]) -> [FunctionID] {
-    graph.closure(of: roots) { requested[Int($0.index)] && !graph.isSmall[Int($0.index)] }
+    graph.closure(of: roots) { requested[Int($0.index)] && !graph.isCopied[Int($0.index)] }
   }
 
   /// The functions of the module of a loop whose code calls `roots` (a hot function and
-  /// what else the loop calls), as `newModule` has them, but with the small ones private to
-  /// it and not marked requested: LLVM inlines them and drops the rest, where exported they
-  /// stayed whole beside their inlined copies. A large one is compiled for good, as it
-  /// would be on its own (n-body's `advance`, private, was inlined into its loop, which then
-  /// ran slower). The hot function gets its entry when the interpreter still calls it often.
+  /// what else the loop calls), as `newModule` has them, but with those `isCopied` private
+  /// to it and not marked requested: LLVM inlines them and drops the rest, where exported
+  /// they stayed whole beside their inlined copies. A large or recursive one is compiled for
+  /// good (n-body's `advance`, private, was inlined into its loop, which then ran slower).
+  /// The hot function gets its entry when the interpreter still calls it often.
   private func loopModule(
     calling roots: [FunctionID], in requests: inout CompileRequests
   ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
     let functions = moduleFunctions(calling: roots, requested: requests.functions)
-    let copies = Set(functions.filter { graph.isSmall[Int($0.index)] })
+    let copies = Set(functions.filter { graph.isCopied[Int($0.index)] })
     for member in functions where !copies.contains(member) { requests.functions[Int(member.index)] = true }
     return (functions, copies)
   }
@@ -470,7 +470,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     defer {
       let elapsed = DispatchTime.now().uptimeNanoseconds - start
       statistics.recordCompile(
-        functions: functions.count - copies.count, loops: loops, ahead: ahead, nanoseconds: elapsed)
+        functions: functions.count - copies.count, copies: copies.count, loops: loops, ahead: ahead, nanoseconds: elapsed)
     }
     do {
       let jit = try machineCodeHost()
