@@ -40,8 +40,9 @@ struct CallGraph {
   /// compiled it already: a small function that is not recursive. A recursion LLVM cannot
   /// inline whole, and its copy only made the module longer to compile.
   let isCopied: [Bool]
-  /// Whether each function is small enough to be compiled again into every module that
-  /// calls it, where LLVM can inline it, rather than called in the module that has it.
+  /// Whether each function is small, about what LLVM's inliner takes whole: one that cannot
+  /// run for long gets no module of its own, and one that is not recursive is compiled again
+  /// into every module that calls it (`isCopied`).
   let isSmall: [Bool]
   /// The most source text, in bytes, of a function that is `isSmall`: about what LLVM's
   /// inliner takes whole.

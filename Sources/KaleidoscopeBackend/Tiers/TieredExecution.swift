@@ -9,7 +9,7 @@ import Synchronization
 /// compiles at `-O2` what `TierPolicy` promotes, on a compiler thread of its own.
 ///
 /// A promoted function, or loop, is compiled with every function it can call (those not
-/// compiled already, and private copies of the small ones that are, for LLVM to inline),
+/// compiled already, and private copies of those that are, `CallGraph.isCopied`, to inline),
 /// so compiled code only calls compiled code; the interpreter switches to it at a
 /// function's next call, or at the top of a loop's next iteration (`CompiledCode`).
 /// Compiled code reads and writes the interpreter's globals where they are (`GlobalCells`),
