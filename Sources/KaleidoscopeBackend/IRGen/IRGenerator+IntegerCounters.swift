@@ -39,7 +39,7 @@ extension IRGenerator {
   /// The number locals fixed throughout the loop at `node` that it counts with: the
   /// parameters of `body` and the `var`s around the loop, when nothing in the body assigns
   /// them, read in a loop's test or an element's index under `node`
-  /// (`countsWithIntegers`). In the rest of a running loop each holds, throughout, the
+  /// (`localsCountedWith`). In the rest of a running loop each holds, throughout, the
   /// value it had when the loop started.
   func fixedNumberLocals(around node: ExprID, of body: CheckedBody) -> [LocalID] {
     guard options.forSemantics == .current else { return [] }
@@ -51,18 +51,20 @@ extension IRGenerator {
       if tree.contains(node, under: varIn.body) { candidates += program.bindingLocals(of: varIn) }
       return false
     }
+    let counted = localsCountedWith(under: node)
     return candidates.filter { local in
-      body.locals[Int(local.index)].valueKind == .number && !assigns(local, under: body.body)
-        && countsWithIntegers(local, under: node)
+      body.locals[Int(local.index)].valueKind == .number && counted.contains(local)
+        && !assigns(local, under: body.body)
     }
   }
 
-  /// Whether `variable` is read under `root` where its integer copy can serve: in a loop's
-  /// test (`i < n` then compares integers, and LLVM can count the loop) or in an element's
+  /// The locals read under `root` where an integer copy can serve: in a loop's test
+  /// (`i < n` then compares integers, and LLVM can count the loop) or in an element's
   /// index. A number read only in arithmetic, a weight, gains nothing from being assumed
   /// whole, and a frame where it is not would miss the loop's code for nothing.
-  private func countsWithIntegers(_ variable: LocalID, under root: ExprID) -> Bool {
-    tree.contains(SyntaxNode(.expr(root))) { node in
+  private func localsCountedWith(under root: ExprID) -> Set<LocalID> {
+    var counted = Set<LocalID>()
+    _ = tree.contains(SyntaxNode(.expr(root))) { node in
       guard case .expr(let id) = node.reference else { return false }
       let part: ExprID
       switch tree[id] {
@@ -77,11 +79,15 @@ extension IRGenerator {
         .globalDeclaration, .error:
         return false
       }
-      return tree.contains(SyntaxNode(.expr(part))) { read in
-        guard case .expr(let id) = read.reference, case .variable = tree[id] else { return false }
-        return program.variable(of: id) == .local(variable)
+      _ = tree.contains(SyntaxNode(.expr(part))) { read in
+        if case .expr(let id) = read.reference, case .variable = tree[id], case .local(let local) = program.variable(of: id) {
+          counted.insert(local)
+        }
+        return false
       }
+      return false
     }
+    return counted
   }
 
   /// In the entry block of the rest of a running loop: goes on when each of `fixed` (see
