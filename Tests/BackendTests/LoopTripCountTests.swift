@@ -35,7 +35,7 @@ struct LoopTripCountTests {
     let index = { (name: String) in Int32(program.globals.symbols.firstIndex { $0.spelling == name }!) }
     var fixed = IRGenerator.FixedGlobals()
     fixed.numbers[index("N")] = 10
-    fixed.arrays[index("a")] = (elements: 0x1000, count: 7)
+    fixed.arrays[index("a")] = 7
     #expect(program.tripCount(ofLoop: loop, fixed: fixed) == trips.map { $0 - 2 })
   }
 

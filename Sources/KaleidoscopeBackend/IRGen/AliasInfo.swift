@@ -16,9 +16,12 @@ struct AliasInfo {
 
   private let kind: UInt32
   private let tags: [LLVMValueRef]
+  private let invariantKind: UInt32
+  private let emptyNode: LLVMValueRef
 
   init(context: LLVMContextRef) {
     kind = LLVMGetMDKindIDInContext(context, "tbaa", 4)
+    invariantKind = LLVMGetMDKindIDInContext(context, "invariant.load", 14)
     let int64 = LLVMInt64TypeInContext(context)!
     func string(_ text: String) -> LLVMMetadataRef { LLVMMDStringInContext2(context, text, text.utf8.count) }
     func node(_ operands: [LLVMMetadataRef]) -> LLVMMetadataRef {
@@ -27,6 +30,7 @@ struct AliasInfo {
     }
     let zero = LLVMValueAsMetadata(LLVMConstInt(int64, 0, 0))!
     let root = node([string("Kaleidoscope alias types")])
+    emptyNode = LLVMMetadataAsValue(context, node([]))
     // One scalar type per kind of memory, each tagged at offset 0 of itself.
     tags = ["array element", "number variable", "array elements pointer", "array count"].map { name in
       let type = node([string(name), root, zero])
@@ -44,5 +48,10 @@ struct AliasInfo {
       case .arrayCount: 3
       }
     LLVMSetMetadata(instruction, kind, tags[index])
+  }
+
+  /// Marks a load of memory that holds the same value wherever the code reads it.
+  func markInvariant(_ load: LLVMValueRef) {
+    LLVMSetMetadata(load, invariantKind, emptyNode)
   }
 }

@@ -57,14 +57,21 @@ extension IRGenerator {
     return fixed.numbers[global.index]
   }
 
-  /// An array variable's elements and count: constants for a global array that can no
-  /// longer change (`FixedGlobals`), else loaded from its storage.
+  /// An array variable's elements and count: for a global array that can no longer change
+  /// (`FixedGlobals`), its count as a constant and its elements read once (LLVM may take the
+  /// read anywhere); else both loaded from its storage. The elements' address is not written
+  /// in: it differs from run to run, and a module's IR, hence its machine code, should not,
+  /// so that a later run may reuse it.
   func loadArray(of variable: VariableReference) -> (elements: LLVMValueRef, count: LLVMValueRef) {
     if case .global(let global) = variable, case .tiered(_, let fixed) = linking,
-      let array = fixed.arrays[global.index]
+      let count = fixed.arrays[global.index]
     {
-      let elements = LLVMConstIntToPtr(LLVMConstInt(int64, UInt64(array.elements), 0), pointer)!
-      return (elements, LLVMConstInt(int64, array.count, 0))
+      let b = builder.reference
+      let cell = LLVMBuildStructGEP2(b, arrayType, storage(of: variable), 0, "")
+      let elements = LLVMBuildLoad2(b, pointer, cell, "elements")!
+      aliasInfo.tag(elements, .arrayElements)
+      aliasInfo.markInvariant(elements)
+      return (elements, LLVMConstInt(int64, count, 0))
     }
     return loadArray(from: storage(of: variable))
   }

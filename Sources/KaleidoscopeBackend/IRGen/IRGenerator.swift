@@ -31,10 +31,10 @@ final class IRGenerator {
   }
 
   /// The globals of a running program that can no longer change, by `GlobalID.index`:
-  /// numbers, and the `{ elements, count }` of arrays (`TieredExecution.fixedGlobals`).
+  /// numbers, and the counts of arrays (`TieredExecution.fixedGlobals`).
   struct FixedGlobals {
     var numbers: [Int32: Double] = [:]
-    var arrays: [Int32: (elements: UInt, count: UInt64)] = [:]
+    var arrays: [Int32: UInt64] = [:]
   }
 
   /// How the REPL's modules name what they share.

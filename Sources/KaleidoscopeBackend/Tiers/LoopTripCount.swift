@@ -26,7 +26,7 @@ extension CheckedProgram {
       return fixed.numbers[global.index]
     case .length:
       guard case .global(let global) = variable(of: expression) else { return nil }
-      return fixed.arrays[global.index].map { Double($0.count) }
+      return fixed.arrays[global.index].map { Double($0) }
     case .binary(let op, let lhs, let rhs):
       guard callee(of: expression) == nil, let left = value(of: lhs, fixed: fixed),
         let right = value(of: rhs, fixed: fixed)

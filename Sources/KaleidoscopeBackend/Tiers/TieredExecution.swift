@@ -446,15 +446,16 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// one). An array's `{ elements, count }` is never written after its declaration, so one
   /// with elements is fixed (one of length 0 is left alone). A number that nothing assigns
   /// holds its literal initialiser after its declaration (0 without one), so if it holds
-  /// it, it is fixed. The module has them as constants, as LLVM has them in a whole
-  /// program, where it sees the one store.
+  /// it, it is fixed. The module has the numbers and the arrays' counts as constants, as
+  /// LLVM has them in a whole program, where it sees the one store, and reads an array's
+  /// elements from its cell as memory that never changes (`IRGenerator.loadArray(of:)`).
   private func fixedGlobals(_ cells: [(UInt64, UInt64)]) -> IRGenerator.FixedGlobals {
     var fixed = IRGenerator.FixedGlobals()
     for (index, literal) in fixedCandidates where cells[Int(index)].0 == literal.bitPattern {
       fixed.numbers[index] = literal
     }
     for (index, symbol) in program.globals.symbols.enumerated() where symbol.kind == .array && cells[index].1 != 0 {
-      fixed.arrays[Int32(index)] = (UInt(cells[index].0), cells[index].1)
+      fixed.arrays[Int32(index)] = cells[index].1
     }
     return fixed
   }
