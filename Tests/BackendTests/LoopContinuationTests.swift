@@ -31,7 +31,7 @@ struct LoopContinuationTests {
     }
   }
 
-  /// Globals that can no longer change (`TieredExecution.fixedGlobals`) are constants: the
+  /// Globals that can no longer change (`TierCompiler.fixedGlobals`) are constants: the
   /// bound `N` and the grid's length, as LLVM knows them in a whole program; the grid's
   /// elements are read from its cell once, a read LLVM may move anywhere, since their
   /// address, which differs from run to run, must not be in the module (a later run may

@@ -31,7 +31,7 @@ final class IRGenerator {
   }
 
   /// The globals of a running program that can no longer change, by `GlobalID.index`:
-  /// numbers, and the counts of arrays (`TieredExecution.fixedGlobals`).
+  /// numbers, and the counts of arrays (`TierCompiler.fixedGlobals`).
   struct FixedGlobals {
     var numbers: [Int32: Double] = [:]
     var arrays: [Int32: UInt64] = [:]

@@ -41,7 +41,6 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// How many iterations make each loop hot (fewer, the more an iteration does).
   private let costs: LoopCosts
   private let globals: GlobalCells
-  private let unresolved: Set<String>
   /// Each loop's code, by its index among the tree's loops, once compiled.
   private let loopEntries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   /// Iterations of each loop so far.
@@ -68,15 +67,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private var aheadOfTime: [CallGraph.AheadCandidate]?
   /// Compiles queued or in progress.
   private let pending = Atomic<Int>(0)
-  /// The compiler thread's queue, and its JIT.
+  /// The compiler thread's queue.
   private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
-  private var jit: JIT?
-  /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), computed once
-  /// on the compiler thread for every module of the run rather than once per module.
-  private var stableGlobals: [WholeIndexAnalysis.Whole?]?
-  /// The literal initialisers of the number globals that nothing assigns, made with
-  /// `stableGlobals`: once a declaration has run, its global holds that value for good.
-  private var fixedCandidates: [Int32: Double] = [:]
+  /// What the compiler thread knows and builds with (its JIT among it).
+  private let tierCompiler: TierCompiler
   /// Set when the program has ended: queued compiles are then skipped.
   private let finished = Atomic<Bool>(false)
 
@@ -103,8 +97,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopHandedOver = loopStarted
     loopAround = [Int32](repeating: -2, count: loops)
     codeOnItsWay = [Bool](repeating: false, count: functions)
-    unresolved = Set(
+    let unresolved = Set(
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
+    tierCompiler = TierCompiler(
+      program: program, options: options, globals: globals, graph: graph, unresolved: unresolved,
+      statistics: statistics)
     // A program that may well need the compiler has it made while the interpreter starts.
     let reached = program.reachableBodies
     if reached.contains(where: { body in
@@ -112,7 +109,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     }) {
       compiler.async { [self] in
         guard !finished.load(ordering: .acquiring) else { return }
-        _ = try? LargeStack.run(size: Self.compilerStack) { try machineCodeHost() }
+        _ = try? LargeStack.run(size: Self.compilerStack) { try tierCompiler.host() }
       }
     }
   }
@@ -370,7 +367,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       }
       guard !finished.load(ordering: .acquiring) else { return }
       let addresses = LargeStack.run(size: Self.compilerStack) {
-        build(functions, copies: copies, loops: loops, ahead: given != nil, globalsThen: cells.cells, entries: entries)
+        tierCompiler.build(
+          functions, copies: copies, loops: loops, ahead: given != nil, globalsThen: cells.cells, entries: entries)
       }
       // Without addresses, the code stays interpreted.
       for (entry, address) in zip(entries, addresses ?? []) { ks_tier_store_entry(entry.slot, address) }
@@ -401,7 +399,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         else { continue }
         // An inner loop of short runs gets the loop around it compiled when hot (`shortRun`).
         if candidate.nested {
-          if fixed == nil { fixed = fixedGlobals(cells.cells) }
+          if fixed == nil { fixed = tierCompiler.fixedGlobals(cells.cells) }
           guard runsLong(node, fixed: fixed!) else { continue }
         }
         let checked = program.bodies[candidate.body]
@@ -429,73 +427,5 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// arrays' lengths (`tripCount`), at least `shortRun` further on.
   private func runsLong(_ node: ExprID, fixed: IRGenerator.FixedGlobals) -> Bool {
     program.tripCount(ofLoop: node, fixed: fixed).map { $0 >= Double(Self.shortRun) } ?? false
-  }
-
-  // MARK: - The compiler thread
-
-  private func machineCodeHost() throws -> JIT {
-    if let jit { return jit }
-    let made = try JIT(machine: try JIT.machine(optimization: options.optimization))
-    try made.define(absolute: IRGenerator.tieredGlobalSymbols(of: program, at: globals.address(of:)))
-    jit = made
-    return made
-  }
-
-  /// The globals that can no longer change, from their cells when the compile was asked
-  /// for. A file's global is declared once, and until then holds 0 (an array: an empty
-  /// one). An array's `{ elements, count }` is never written after its declaration, so one
-  /// with elements is fixed (one of length 0 is left alone). A number that nothing assigns
-  /// holds its literal initialiser after its declaration (0 without one), so if it holds
-  /// it, it is fixed. The module has the numbers and the arrays' counts as constants, as
-  /// LLVM has them in a whole program, where it sees the one store, and reads an array's
-  /// elements from its cell as memory that never changes (`IRGenerator.loadArray(of:)`).
-  private func fixedGlobals(_ cells: [(UInt64, UInt64)]) -> IRGenerator.FixedGlobals {
-    var fixed = IRGenerator.FixedGlobals()
-    for (index, literal) in fixedCandidates where cells[Int(index)].0 == literal.bitPattern {
-      fixed.numbers[index] = literal
-    }
-    for (index, symbol) in program.globals.symbols.enumerated() where symbol.kind == .array && cells[index].1 != 0 {
-      fixed.arrays[Int32(index)] = cells[index].1
-    }
-    return fixed
-  }
-
-  /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with
-  /// the entries that `entries` emit (each returning its name); their addresses, or nil if
-  /// LLVM failed.
-  private func build(
-    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, ahead: Bool, globalsThen: [(UInt64, UInt64)],
-    entries: [ModuleEntry]
-  ) -> [UnsafeMutableRawPointer]? {
-    let start = DispatchTime.now().uptimeNanoseconds
-    defer {
-      let elapsed = DispatchTime.now().uptimeNanoseconds - start
-      statistics.recordCompile(
-        functions: functions.count - copies.count, copies: copies.count, loops: loops, ahead: ahead, nanoseconds: elapsed)
-    }
-    do {
-      let jit = try machineCodeHost()
-      let module = Module(name: "tier", context: Context())
-      module.configure(for: jit.machine)
-      let globals = self.globals
-      if stableGlobals == nil {
-        let stable = WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics)
-        stableGlobals = stable
-        fixedCandidates = WholeIndexAnalysis.literalInitializers(of: program).filter { stable[Int($0.key)] != nil }
-      }
-      let generator = IRGenerator(
-        program: program, module: module, options: options,
-        linking: .tiered(copies: copies, fixed: fixedGlobals(globalsThen)),
-        unresolved: unresolved, stableGlobals: stableGlobals)
-      for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
-      let names = entries.map { $0.emit(generator) }
-      try module.verify()
-      if options.optimization != .none { try module.optimize(level: options.optimization, for: jit.machine) }
-      try jit.add(module)
-      return try names.map { UnsafeMutableRawPointer(bitPattern: UInt(try jit.address(of: $0)))! }
-    } catch {
-      statistics.recordFailure("\(error)")
-      return nil
-    }
   }
 }

@@ -1,0 +1,104 @@
+import CLLVM
+import Dispatch
+import KaleidoscopeFrontend
+import KaleidoscopeInterpreter
+
+/// The compiler thread's side of tiered execution: the JIT, what it knows of the globals,
+/// and the modules it builds for `TieredExecution`, which uses it only on that thread.
+final class TierCompiler {
+  private let program: CheckedProgram
+  private let options: CompileOptions
+  private let globals: GlobalCells
+  private let graph: CallGraph
+  private let unresolved: Set<String>
+  private let statistics: TierStatistics
+  private var jit: JIT?
+  /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), computed once
+  /// for every module of the run rather than once per module.
+  private var stableGlobals: [WholeIndexAnalysis.Whole?]?
+  /// The literal initialisers of the number globals that nothing assigns, made with
+  /// `stableGlobals`: once a declaration has run, its global holds that value for good.
+  private var fixedCandidates: [Int32: Double] = [:]
+
+  init(
+    program: CheckedProgram, options: CompileOptions, globals: GlobalCells, graph: CallGraph, unresolved: Set<String>,
+    statistics: TierStatistics
+  ) {
+    self.program = program
+    self.options = options
+    self.globals = globals
+    self.graph = graph
+    self.unresolved = unresolved
+    self.statistics = statistics
+  }
+
+  /// The JIT, made with the globals' cells defined the first time.
+  func host() throws -> JIT {
+    if let jit { return jit }
+    let made = try JIT(machine: try JIT.machine(optimization: options.optimization))
+    try made.define(absolute: IRGenerator.tieredGlobalSymbols(of: program, at: globals.address(of:)))
+    jit = made
+    return made
+  }
+
+  /// The globals that can no longer change, from their cells when the compile was asked
+  /// for. A file's global is declared once, and until then holds 0 (an array: an empty
+  /// one). An array's `{ elements, count }` is never written after its declaration, so one
+  /// with elements is fixed (one of length 0 is left alone). A number that nothing assigns
+  /// holds its literal initialiser after its declaration (0 without one), so if it holds
+  /// it, it is fixed. The module has the numbers and the arrays' counts as constants, as
+  /// LLVM has them in a whole program, where it sees the one store, and reads an array's
+  /// elements from its cell as memory that never changes (`IRGenerator.loadArray(of:)`).
+  func fixedGlobals(_ cells: [(UInt64, UInt64)]) -> IRGenerator.FixedGlobals {
+    var fixed = IRGenerator.FixedGlobals()
+    for (index, literal) in fixedCandidates where cells[Int(index)].0 == literal.bitPattern {
+      fixed.numbers[index] = literal
+    }
+    for (index, symbol) in program.globals.symbols.enumerated() where symbol.kind == .array && cells[index].1 != 0 {
+      fixed.arrays[Int32(index)] = cells[index].1
+    }
+    return fixed
+  }
+
+  /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with
+  /// the entries that `entries` emit (each returning its name); their addresses, or nil if
+  /// LLVM failed.
+  func build(
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, ahead: Bool, globalsThen: [(UInt64, UInt64)],
+    entries: [ModuleEntry]
+  ) -> [UnsafeMutableRawPointer]? {
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer {
+      let elapsed = DispatchTime.now().uptimeNanoseconds - start
+      statistics.recordCompile(
+        functions: functions.count - copies.count, copies: copies.count, loops: loops, ahead: ahead, nanoseconds: elapsed)
+    }
+    do {
+      let jit = try host()
+      let module = Module(name: "tier", context: Context())
+      module.configure(for: jit.machine)
+      if stableGlobals == nil {
+        let stable = WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics)
+        stableGlobals = stable
+        fixedCandidates = WholeIndexAnalysis.literalInitializers(of: program).filter { stable[Int($0.key)] != nil }
+      }
+      let fixed = fixedGlobals(globalsThen)
+      let generator = IRGenerator(
+        program: program, module: module, options: options, linking: .tiered(copies: copies, fixed: fixed),
+        unresolved: unresolved, stableGlobals: stableGlobals)
+      for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
+      let names = entries.map { $0.emit(generator) }
+      try module.verify()
+      if options.optimization != .none { try module.optimize(level: options.optimization, for: jit.machine) }
+      try jit.add(module)
+      return try addresses(of: names, in: jit)
+    } catch {
+      statistics.recordFailure("\(error)")
+      return nil
+    }
+  }
+
+  private func addresses(of names: [String], in jit: JIT) throws -> [UnsafeMutableRawPointer] {
+    try names.map { UnsafeMutableRawPointer(bitPattern: UInt(try jit.address(of: $0)))! }
+  }
+}
