@@ -16,6 +16,9 @@ of milliseconds compiled. For each it prints both times, their ratio and their d
 then the worst shape. Target (issue 31): the worst is at most 1.25x, or at most 20 ms
 more than `--tier jit`.
 
+Every run compiles, as a program's first run does: the machine-code cache is off
+(KALEIDOSCOPE_CACHE=off), or `run` would link the code of the runs before it.
+
 Builds the release binary first, unless KALEIDOSCOPE_TOOL names the binary to measure.
 """
 import argparse
@@ -28,6 +31,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.environ.get("KALEIDOSCOPE_TOOL", os.path.join(ROOT, ".build/release/kaleidoscope"))
+# Inherited by every run this script (or programs.py, which imports it) makes.
+os.environ["KALEIDOSCOPE_CACHE"] = "off"
 CALLS_OFTEN = 200
 EXAMPLES = """examples:
   benchmarks/shapes.py                          all 72 shapes, best of 3

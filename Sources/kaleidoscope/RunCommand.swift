@@ -28,12 +28,20 @@ struct RunCommand: ParsableCommand {
       output is the same in every tier; --stats tells what ran where. -g runs in the jit \
       tier, for the debugger.
 
+      The auto tier keeps the machine code it compiles in a cache, and a later run of the \
+      same program links it at once instead of waiting for LLVM: in $KALEIDOSCOPE_CACHE, \
+      else $XDG_CACHE_HOME/kaleidoscope/machine-code, else \
+      ~/.cache/kaleidoscope/machine-code; KALEIDOSCOPE_CACHE=off turns it off. It is \
+      cleared by deleting the directory, and trims itself past 64 MiB. --sandbox never \
+      uses it.
+
       Examples:
         kaleidoscope run examples/mandelbrot.ks
         kaleidoscope run --stats examples/fib.ks
         kaleidoscope run -O0 --for-semantics=legacy examples/fib.ks
         echo 'extern sqrt(x); sqrt(2)' | kaleidoscope run -
         kaleidoscope run --tier interp examples/fib.ks
+        KALEIDOSCOPE_CACHE=off kaleidoscope run --stats examples/mandelbrot.ks
         kaleidoscope run --sandbox untrusted.ks
         gdb -q -ex 'break fib' -ex run --args kaleidoscope run -g -O0 examples/fib.ks
       """
@@ -116,7 +124,9 @@ struct RunCommand: ParsableCommand {
         if tier == .auto {
           // The compiler may still be inside LLVM when the program ends: the process then
           // ends with `_exit`, whose missing destructors cannot pull LLVM from under it.
-          report.tiers = try Pipeline.runTiered(program, options: options, policy: policy, waitsForCompiler: false)
+          let cache = MachineCodeCache.standard(environment: Terminal.environment)
+          report.tiers = try Pipeline.runTiered(
+            program, options: options, policy: policy, cache: cache, waitsForCompiler: false)
         } else {
           try Pipeline.interpret(program, options: options)
         }

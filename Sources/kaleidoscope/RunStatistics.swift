@@ -36,7 +36,8 @@ struct RunStatistics {
       if let figures = tiers?.figures {
         lines.append(
           "machine code: \(Self.count(figures.functions, "function")), \(Self.count(figures.loops, "loop")) "
-            + "(\(Self.count(figures.modules, "module"))\(figures.modulesAhead > 0 ? ", \(figures.modulesAhead) compiled ahead" : ""), "
+            + "(\(Self.count(figures.modules, "module"))\(figures.modulesAhead > 0 ? ", \(figures.modulesAhead) compiled ahead" : "")"
+            + "\(figures.modulesCached > 0 ? ", \(figures.modulesCached) from the cache" : ""), "
             + "\(milliseconds(figures.nanoseconds)) on the compiler thread)")
         lines.append(
           "interpreted: \(Self.count(figures.interpretedFunctions, "function")) (called at least once), "

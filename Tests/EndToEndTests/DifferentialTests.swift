@@ -61,6 +61,18 @@ struct DifferentialTests {
       ]
       engines.append(("tiers, promoted \(name)", try Tool.run(["run"] + tiers + [semantics, source], stdin: input)))
     }
+    // Again, its machine code from the cache of the first run.
+    let early = ["--tier", "auto", "--stats", "--tier-wait", "--tier-hot-calls", "1", "--tier-hot-iterations", "0"]
+    let cache = ["KALEIDOSCOPE_CACHE": "\(directory)/cache"]
+    let filling = try Tool.run(["run"] + early + [semantics, source], stdin: input, environment: cache)
+    let cached = try Tool.run(["run"] + early + [semantics, source], stdin: input, environment: cache)
+    // A run ended by a runtime error prints no statistics.
+    let first = Self.modules(filling.stderr)
+    let second = Self.modules(cached.stderr)
+    #expect(
+      first == nil && second == nil || first?.cached == 0 && second?.all == first?.all && second?.cached == first?.all,
+      "seed \(seed): not every module came from the cache the second time\n\(filling.stderr)\n\(cached.stderr)\n\(program)")
+    engines.append(("tiers, promoted early, from the cache", cached))
     let background = ["--tier", "auto", "--stats", "--tier-hot-calls", "1", "--tier-hot-iterations", "0"]
     engines.append(("tiers in the background", try Tool.run(["run"] + background + [semantics, source], stdin: input)))
     if Self.buildsNative(seed) {
@@ -86,6 +98,16 @@ struct DifferentialTests {
         \(program)
         """)
     }
+  }
+
+  /// The modules of a tiered run's `--stats`, and how many of them came from the cache.
+  static func modules(_ stderr: String) -> (all: Int, cached: Int)? {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("stats: machine code: ") }) else {
+      return nil
+    }
+    let all = line.firstMatch(of: /\((\d+) modules?/).flatMap { Int($0.1) } ?? 0
+    let cached = line.firstMatch(of: /(\d+) from the cache/).flatMap { Int($0.1) } ?? 0
+    return (all, cached)
   }
 
   /// Standard error without the lines of `--stats`, and those lines.

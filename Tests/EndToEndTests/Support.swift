@@ -28,13 +28,16 @@ enum Tool {
     try run(arguments, stdin: stdin, executable: URL(fileURLWithPath: path), in: directory)
   }
 
-  /// Runs the tool with `arguments`, feeding `stdin`; colour is off as in CI logs.
+  /// Runs the tool with `arguments`, feeding `stdin`; colour is off as in CI logs, and so
+  /// is the machine-code cache, unless `environment` names one: a test compiles what it
+  /// tests, and leaves nothing behind.
   static func run(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:], executable: URL = Tool.executable,
     in directory: String? = nil
   ) throws -> Output {
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
+    env["KALEIDOSCOPE_CACHE"] = "off"
     env.merge(environment) { _, new in new }
     return try Subprocess.run(
       executable.path, arguments: arguments, environment: env, directory: directory, stdin: Data(stdin.utf8))

@@ -109,8 +109,9 @@ extension IRGenerator {
       }
     }
     // The integral locals' integer copies, from the doubles the interpreter holds (whole
-    // below 2^52 where in scope; a local out of scope here is bound again before any use).
-    for index in indices.current.integralLocals {
+    // below 2^52 where in scope; a local out of scope here is bound again before any use),
+    // in order: the same program must make the same module (`MachineCodeCache`).
+    for index in indices.current.integralLocals.sorted() {
       let converted = LLVMBuildFPToSI(b, loadNumber(from: locals[Int(index)]), int64, "")!
       LLVMBuildStore(b, LLVMBuildFreeze(b, converted, "")!, integerLocals[Int(index)]!)
     }

@@ -84,7 +84,11 @@ public final class JIT {
 
   /// Compiles a module to native code and adds it; with a tracker, its code can be removed later.
   public func add(_ module: Module, tracker: ResourceTracker? = nil) throws {
-    let object = try ObjectEmitter.object(of: module, machine: machine)
+    try add(object: try ObjectEmitter.object(of: module, machine: machine), tracker: tracker)
+  }
+
+  /// Adds an object file in memory (made by `machine`), taking the buffer over.
+  func add(object: LLVMMemoryBufferRef, tracker: ResourceTracker? = nil) throws {
     // Both calls take ownership of the buffer.
     let error =
       if let tracker {

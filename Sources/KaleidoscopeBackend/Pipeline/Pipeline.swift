@@ -183,16 +183,19 @@ public enum Pipeline {
   /// can run for long (`TieredExecution`). Output and errors are the other engines'. As
   /// `interpret`, it leaves the global arrays to the process's exit. A caller that ends the
   /// process with `_exit` next need not wait for a compile still in progress
-  /// (`waitsForCompiler`; see `TieredExecution.finish`).
+  /// (`waitsForCompiler`; see `TieredExecution.finish`). Machine code from earlier runs
+  /// comes from `cache`, if given, and this run's goes there.
   @discardableResult
   public static func runTiered(
-    _ program: CheckedProgram, options: CompileOptions, policy: TierPolicy, waitsForCompiler: Bool = true
+    _ program: CheckedProgram, options: CompileOptions, policy: TierPolicy, cache: MachineCodeCache? = nil,
+    waitsForCompiler: Bool = true
   ) throws(InterpreterError) -> TierStatistics {
     ks_runtime_init()
     let interpreter = Interpreter(
       program: program, host: RuntimeHost(), forSemantics: options.forSemantics, printValues: options.printValues)
     interpreter.leavesArraysToProcessExit = true
-    let tiers = TieredExecution(program: program, globals: interpreter.globals, options: options, policy: policy)
+    let tiers = TieredExecution(
+      program: program, globals: interpreter.globals, options: options, policy: policy, cache: cache)
     interpreter.compiledCode = tiers
     defer {
       ks_flush()

@@ -5,6 +5,10 @@ import KaleidoscopeInterpreter
 
 /// The compiler thread's side of tiered execution: the JIT, what it knows of the globals,
 /// and the modules it builds for `TieredExecution`, which uses it only on that thread.
+///
+/// A module whose object is in the machine-code cache (`MachineCodeCache`) from an
+/// earlier run is linked from there, skipping LLVM's optimiser and code generator, which
+/// take nearly all of a compile; one that is not is compiled and filed there.
 final class TierCompiler {
   private let program: CheckedProgram
   private let options: CompileOptions
@@ -12,6 +16,7 @@ final class TierCompiler {
   private let graph: CallGraph
   private let unresolved: Set<String>
   private let statistics: TierStatistics
+  private let cache: MachineCodeCache?
   private var jit: JIT?
   /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), computed once
   /// for every module of the run rather than once per module.
@@ -22,7 +27,7 @@ final class TierCompiler {
 
   init(
     program: CheckedProgram, options: CompileOptions, globals: GlobalCells, graph: CallGraph, unresolved: Set<String>,
-    statistics: TierStatistics
+    statistics: TierStatistics, cache: MachineCodeCache?
   ) {
     self.program = program
     self.options = options
@@ -30,6 +35,7 @@ final class TierCompiler {
     self.graph = graph
     self.unresolved = unresolved
     self.statistics = statistics
+    self.cache = cache
   }
 
   /// The JIT, made with the globals' cells defined the first time.
@@ -68,10 +74,12 @@ final class TierCompiler {
     entries: [ModuleEntry]
   ) -> [UnsafeMutableRawPointer]? {
     let start = DispatchTime.now().uptimeNanoseconds
+    var cached = false
     defer {
       let elapsed = DispatchTime.now().uptimeNanoseconds - start
       statistics.recordCompile(
-        functions: functions.count - copies.count, copies: copies.count, loops: loops, ahead: ahead, nanoseconds: elapsed)
+        functions: functions.count - copies.count, copies: copies.count, loops: loops, ahead: ahead, cached: cached,
+        nanoseconds: elapsed)
     }
     do {
       let jit = try host()
@@ -89,11 +97,37 @@ final class TierCompiler {
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let names = entries.map { $0.emit(generator) }
       try module.verify()
+      let key = cache.map { _ in MachineCodeCache.key(of: module, machine: jit.machine) }
+      if let key, let addresses = linkCached(key, names: names, in: jit) {
+        cached = true
+        return addresses
+      }
       if options.optimization != .none { try module.optimize(level: options.optimization, for: jit.machine) }
-      try jit.add(module)
+      let object = try ObjectEmitter.object(of: module, machine: jit.machine)
+      if let cache, let key {
+        cache.store(UnsafeRawBufferPointer(start: LLVMGetBufferStart(object), count: LLVMGetBufferSize(object)), for: key)
+      }
+      try jit.add(object: object)
       return try addresses(of: names, in: jit)
     } catch {
       statistics.recordFailure("\(error)")
+      return nil
+    }
+  }
+
+  /// The entries' addresses from the object cached under `key`, or nil (the object, if
+  /// any, removed again) when there is none or it does not link.
+  private func linkCached(_ key: [UInt8], names: [String], in jit: JIT) -> [UnsafeMutableRawPointer]? {
+    guard let cache, let object = cache.object(for: key) else { return nil }
+    let tracker = jit.makeResourceTracker()
+    let buffer = object.withUnsafeBytes { bytes in
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, "cached")!
+    }
+    do {
+      try jit.add(object: buffer, tracker: tracker)
+      return try addresses(of: names, in: jit)
+    } catch {
+      try? tracker.remove()
       return nil
     }
   }

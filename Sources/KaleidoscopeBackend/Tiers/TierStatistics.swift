@@ -9,6 +9,8 @@ public final class TierStatistics: Sendable {
     public var modules = 0
     /// Modules of loops compiled ahead, before the program reached them.
     public var modulesAhead = 0
+    /// Modules whose machine code came from the cache of earlier runs (`MachineCodeCache`).
+    public var modulesCached = 0
     public var functions = 0
     public var loops = 0
     /// Private copies of small functions compiled into modules again, for LLVM to inline
@@ -28,10 +30,11 @@ public final class TierStatistics: Sendable {
 
   public var figures: Figures { state.withLock { $0 } }
 
-  func recordCompile(functions: Int, copies: Int, loops: Int, ahead: Bool, nanoseconds: UInt64) {
+  func recordCompile(functions: Int, copies: Int, loops: Int, ahead: Bool, cached: Bool, nanoseconds: UInt64) {
     state.withLock {
       $0.modules += 1
       if ahead { $0.modulesAhead += 1 }
+      if cached { $0.modulesCached += 1 }
       $0.functions += functions
       $0.copies += copies
       $0.loops += loops

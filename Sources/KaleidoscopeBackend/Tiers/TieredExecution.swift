@@ -77,7 +77,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// LLVM's passes recurse over the code; a compiler thread's stack must be generous.
   static let compilerStack = 64 << 20
 
-  public init(program: CheckedProgram, globals: GlobalCells, options: CompileOptions, policy: TierPolicy) {
+  /// `cache`, if any, holds machine code from earlier runs and gets this run's.
+  public init(
+    program: CheckedProgram, globals: GlobalCells, options: CompileOptions, policy: TierPolicy,
+    cache: MachineCodeCache? = nil
+  ) {
     self.program = program
     self.options = options
     self.policy = policy
@@ -101,7 +105,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
     tierCompiler = TierCompiler(
       program: program, options: options, globals: globals, graph: graph, unresolved: unresolved,
-      statistics: statistics)
+      statistics: statistics, cache: cache)
     // A program that may well need the compiler has it made while the interpreter starts.
     let reached = program.reachableBodies
     if reached.contains(where: { body in
