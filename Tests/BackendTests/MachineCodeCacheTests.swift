@@ -116,6 +116,25 @@ struct MachineCodeCacheTests {
     #expect(Set(left) == Set(keys.suffix(3)))
   }
 
+  /// What a writer that died left (a new file, never renamed) goes an hour on; an entry
+  /// does not go while the cache is within its capacity.
+  @Test func whatADeadWriterLeftGoesAnHourOn() throws {
+    let directory = Directory()
+    let cache = try #require(MachineCodeCache(directory: directory.path))
+    Self.store(Self.object, for: Self.key, in: cache)
+    let entry = try #require(try Self.entries(of: cache).first)
+    for (name, age) in [("0123456789abcdef.o.AbCdEf", 7200), ("fedcba9876543210.o.XyZ123", 60)] {
+      let path = "\(cache.directory)/\(name)"
+      #expect(FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3])))
+      let then = timespec(tv_sec: time(nil) - age, tv_nsec: 0)
+      var times = [then, then]
+      #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    }
+    cache.trim()
+    let left = try FileManager.default.contentsOfDirectory(atPath: cache.directory).sorted()
+    #expect(left == [entry, "fedcba9876543210.o.XyZ123"].sorted())
+  }
+
   /// The key an entry holds (its layout: a line, three 8-byte counts, the key, the object).
   static func entryKey(at path: String) -> [UInt8]? {
     guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),

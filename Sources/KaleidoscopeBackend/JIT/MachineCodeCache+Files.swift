@@ -66,16 +66,22 @@ extension MachineCodeCache {
   }
 
   /// If the cache holds more than `capacity`, removes entries, least recently used first,
-  /// down to three quarters of it.
+  /// down to three quarters of it; and removes what writers that died left (`write`'s new
+  /// files, never renamed), an hour on.
   func trim() {
     var entries: [(path: String, size: Int, used: Int)] = []
     guard let listing = opendir(directory) else { return }
+    let anHourAgo = time(nil) - 3600
     while let entry = readdir(listing) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-      guard name.hasSuffix(".o") else { continue }
-      var status = stat()
       let path = "\(directory)/\(name)"
-      if stat(path, &status) == 0 { entries.append((path, Int(status.st_size), status.st_mtim.tv_sec)) }
+      var status = stat()
+      guard name.contains(".o"), stat(path, &status) == 0 else { continue }
+      if name.hasSuffix(".o") {
+        entries.append((path, Int(status.st_size), status.st_mtim.tv_sec))
+      } else if status.st_mtim.tv_sec < anHourAgo {
+        unlink(path)
+      }
     }
     closedir(listing)
     var total = entries.reduce(0) { $0 + $1.size }
