@@ -132,6 +132,11 @@ struct WholeIndexAnalysisTests {
       testDescription: "a fraction stored halfway through a loop",
       function: "var p[10]\ndef fill() for i = 0, i < 10 in p[i] = if i < 5 then i else i / 2\ndef f() a[p[3]]",
       expected: "?+"),
+    // A top-level expression's body is known by its main token, here the `=` (differential
+    // seed 182551: the store was missed, and the JIT indexed with a fraction).
+    Case(
+      testDescription: "a fraction stored at the top level, in an assignment",
+      function: "var p[10], h\ndef f() a[p[3]]\nh = (p[0] = 0.5)\n", expected: "?+"),
     Case(
       testDescription: "a fraction stored through an array parameter",
       function: "var p[10]\ndef h(q[]) q[0] = 0.5\ndef f() a[p[3]]", expected: "?+"),

@@ -93,13 +93,12 @@ extension WholeIndexAnalysis {
   /// The bodies with an element store: only they can break a fact about elements.
   private static func bodiesThatStore(in program: CheckedProgram) -> [CheckedBody] {
     let tree = program.tree
-    var starts: [Int] = []
-    for index in 0..<tree.exprCount {
-      let id = ExprID(index: Int32(index))
-      if case .storeElement = tree[id] { starts.append(tree.start(of: id)) }
-    }
+    // Found in each body's tree: a top-level expression's range is only its main token.
     return program.bodies.filter { body in
-      starts.contains { body.range.start <= $0 && $0 < body.range.end }
+      tree.contains(SyntaxNode(.expr(body.body))) { node in
+        guard case .expr(let id) = node.reference, case .storeElement = tree[id] else { return false }
+        return true
+      }
     }
   }
 
