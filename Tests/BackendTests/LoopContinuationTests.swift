@@ -9,16 +9,17 @@ import Testing
 /// matched by FileCheck in its unoptimised IR.
 @Suite("Loop continuations")
 struct LoopContinuationTests {
-  /// The continuation of the inner loop of `fill`, whose frame the interpreter passes in cells.
+  /// The continuation of the inner loop of `fill` (its outermost, if `outermost`), whose
+  /// frame the interpreter passes in cells.
   static func innerLoopContinuation(
     of source: String, assumesWholeFixedLocals: Bool = false, fixed: IRGenerator.FixedGlobals = .init(),
-    optimized: Bool = false
+    optimized: Bool = false, outermost: Bool = false
   ) throws -> String {
     let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
     try #require(!result.diagnostics.hasErrors)
     let program = result.program
     let body = try #require(program.bodies.first { $0.function.map { program.functions[$0].spelling } == "fill" })
-    let inner = try #require(body.loops.last)
+    let inner = try #require(outermost ? body.loops.first : body.loops.last)
     return try LargeStack.run { () throws -> String in
       let module = Module(name: "tier", context: Context())
       let generator = IRGenerator(
@@ -94,6 +95,29 @@ struct LoopContinuationTests {
       CHECK: %inbounds = icmp ult i64 [[POSITION]], %count
       """
     #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
+  }
+
+  /// The rest of a loop stores back to the frame what is in scope after it (`fill`'s `n`
+  /// and `t`, cells 0 and 2), not what it binds (its counter `i`, the `var` `s` and the
+  /// inner counter `j`: cells 4, 6 and 8), whose doubles would otherwise be computed at
+  /// every iteration only to be stored.
+  @Test func whatTheLoopBindsIsNotStoredBack() throws {
+    let ir = try Self.innerLoopContinuation(
+      of: "def binary : 1 (x y) y\n"
+        + "def fill(n) var t = 0 in (for i = 0, i < n in var s = 0 in (for j = 0, j < n in s = s + j) : (t = t + s)) : t\n"
+        + "fill(4)\n",
+      outermost: true)
+    let checks = """
+      CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
+      CHECK: {{^}}afterloop:
+      CHECK-NOT: ptr %0, i64 {{[468]}}{{$}}
+      CHECK: getelementptr double, ptr %0, i64 0{{$}}
+      CHECK-NOT: ptr %0, i64 {{[468]}}{{$}}
+      CHECK: getelementptr double, ptr %0, i64 2{{$}}
+      CHECK-NOT: ptr %0, i64 {{[468]}}{{$}}
+      CHECK: ret i32 1
+      """
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil, "\(ir)")
   }
 
   /// An outer counter that its loop assigns is not known to be whole: the index keeps the

@@ -119,16 +119,31 @@ extension IRGenerator {
     startEnclosingCounters(of: node, in: body)
     let loop = tree.loop(index)
     emitIterations(of: loop, at: node)
-    // The loop's own variable is out of scope once it ends; left unused, LLVM can count the
-    // loop with an integer (it turns a counter into one only when nothing else reads it).
-    let variable = loop.variable.map { _ in Int(program.loopVariable(of: node).index) }
-    for (offset, local) in body.locals.enumerated() where local.valueKind == .number && offset != variable {
+    // What the loop binds is out of scope once it ends, and not stored: its own counter,
+    // which, left unused, LLVM can count the loop with as an integer (it turns a counter
+    // into one only when nothing else reads it), and its inner loops' counters and `var`s,
+    // whose doubles would otherwise be computed at every iteration only to be stored here.
+    let bound = localsBound(inside: node)
+    for (offset, local) in body.locals.enumerated() where local.valueKind == .number && !bound.contains(Int32(offset)) {
       LLVMBuildStore(b, loadNumber(from: locals[offset]), cell(2 * offset))
     }
     LLVMBuildRet(b, LLVMConstInt(int32, 1, 0))
     function = nil
     callDepth = nil
     emitPendingCopies()
+  }
+
+  /// The locals that the loop at `node` binds: its counter, and its inner loops' counters
+  /// and the `var`s within it.
+  private func localsBound(inside node: ExprID) -> Set<Int32> {
+    var bound = Set<Int32>()
+    _ = tree.contains(SyntaxNode(.expr(node))) { candidate in
+      guard case .expr(let id) = candidate.reference else { return false }
+      if case .varIn(let index) = tree[id] { bound.formUnion(program.bindingLocals(of: tree.varIn(index)).map(\.index)) }
+      if case .loop(let index) = tree[id], case .forLoop = tree.loop(index) { bound.insert(program.loopVariable(of: id).index) }
+      return false
+    }
+    return bound
   }
 
   func emitUnresolvedStub(_ stub: LLVMValueRef, name: String) {
