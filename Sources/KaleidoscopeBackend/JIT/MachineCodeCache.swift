@@ -65,7 +65,8 @@ public final class MachineCodeCache: Sendable {
 
   /// The object filed under `key`, or nil.
   func object(for key: [UInt8]) -> [UInt8]? {
-    guard let bytes = Self.read(path(for: key)) else { return nil }
+    let path = path(for: key)
+    guard let bytes = Self.read(path) else { return nil }
     let header = Self.magic.count + 24
     guard bytes.count >= header, bytes.starts(with: Self.magic) else { return nil }
     let keyCount = Self.integer(in: bytes, at: Self.magic.count)
@@ -77,12 +78,12 @@ public final class MachineCodeCache: Sendable {
     let object = Array(bytes[(header + key.count)...])
     guard Self.checksum(object) == checksum else { return nil }
     // Entries are removed oldest first, and one in use is new again.
-    _ = utimensat(AT_FDCWD, path(for: key), nil, 0)
+    _ = utimensat(AT_FDCWD, path, nil, 0)
     return object
   }
 
-  /// Files `object` under `key`, replacing any entry there; removes the oldest entries if
-  /// the cache holds more than `capacity`. A failure leaves the cache as it was.
+  /// Files `object` under `key`, replacing any entry there, and now and then trims the
+  /// cache (`trim`). A failure leaves the cache as it was.
   func store(_ object: UnsafeRawBufferPointer, for key: [UInt8]) {
     var entry = Self.magic
     for value in [UInt64(key.count), UInt64(object.count), Self.checksum(object)] {
@@ -107,10 +108,6 @@ public final class MachineCodeCache: Sendable {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return hash
-  }
-
-  private static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    checksum(bytes.bindMemory(to: UInt8.self))
   }
 
   private static func integer(in bytes: [UInt8], at offset: Int) -> UInt64 {
