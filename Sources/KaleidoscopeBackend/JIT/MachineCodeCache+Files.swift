@@ -3,7 +3,8 @@ import Glibc
 /// The cache's files: the directory made private, entries read whole and written
 /// atomically, and the oldest removed when the cache grows past its capacity.
 extension MachineCodeCache {
-  /// Makes `directory` and its missing parents, the last one private.
+  /// Makes `directory` and its missing parents, each private (0700), as the XDG base
+  /// directory specification asks of a cache's.
   static func makeDirectory(_ directory: String) -> Bool {
     var status = stat()
     if stat(directory, &status) == 0 { return (status.st_mode & S_IFMT) == S_IFDIR }
