@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// `run` keeps the machine code it compiles in a cache (`KALEIDOSCOPE_CACHE`), and a later
@@ -112,6 +113,27 @@ struct MachineCodeCacheRunTests {
 
   static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
     bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+  }
+
+  /// Runs at once, each filing the same entries (written whole and renamed into place),
+  /// all print what they should and leave entries that the next run links.
+  @Test func runsAtOnceShareTheCache() throws {
+    let cache = Directory()
+    let program = Self.twoModules
+    let reference = try Tool.run(["run", "--tier", "interp", "-"], stdin: program)
+    let outputs = Mutex<[Tool.Output?]>(Array(repeating: nil, count: 4))
+    let environment = cache.environment
+    DispatchQueue.concurrentPerform(iterations: 4) { index in
+      let output = try? Tool.run(Self.promoted, stdin: program, environment: environment)
+      outputs.withLock { $0[index] = output }
+    }
+    for output in outputs.withLock({ $0 }) {
+      #expect(output?.stdout == reference.stdout)
+    }
+    let after = try Tool.run(Self.promoted, stdin: program, environment: cache.environment)
+    #expect(after.stdout == reference.stdout)
+    #expect(Self.machineCode(after).contains("2 modules, 2 from the cache"), "\(after.stderr)")
+    #expect(cache.entries.count == 2)
   }
 
   /// `off` keeps nothing, and the default place is under `XDG_CACHE_HOME`.
