@@ -70,9 +70,13 @@ struct MachineCodeCacheTests {
     #expect(cache.object(for: Self.key) == nil)
   }
 
-  /// Code read from the cache runs: a directory others may write is refused.
+  /// Code read from the cache runs: a directory others may write is refused, and so is a
+  /// file where the directory should be.
   @Test func aDirectoryOthersMayWriteIsRefused() throws {
     let directory = Directory()
+    #expect(FileManager.default.createFile(atPath: directory.path, contents: Data()))
+    #expect(MachineCodeCache(directory: directory.path) == nil)
+    try FileManager.default.removeItem(atPath: directory.path)
     try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
     #expect(chmod(directory.path, 0o777) == 0)
     #expect(MachineCodeCache(directory: directory.path) == nil)

@@ -136,7 +136,14 @@ struct MachineCodeCacheRunTests {
     #expect(cache.entries.count == 2)
   }
 
-  /// `off` keeps nothing, and the default place is under `XDG_CACHE_HOME`.
+  /// A run that compiles nothing makes no directory; `off` keeps nothing.
+  @Test func aRunThatCompilesNothingLeavesNoTrace() throws {
+    let cache = Directory()
+    let output = try Tool.run(["run", "-"], stdin: "1 + 2\n", environment: cache.environment)
+    #expect(output.stdout == "3\n")
+    #expect(!FileManager.default.fileExists(atPath: cache.path))
+  }
+
   @Test func offKeepsNothing() throws {
     let home = Directory()
     let environment = ["KALEIDOSCOPE_CACHE": "off", "XDG_CACHE_HOME": home.path]

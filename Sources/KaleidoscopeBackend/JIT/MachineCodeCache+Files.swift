@@ -14,11 +14,17 @@ extension MachineCodeCache {
     return mkdir(directory, 0o700) == 0 || errno == EEXIST
   }
 
-  /// Whether `directory` is the user's own and no one else can write it.
+  /// Whether anything is at `path`.
+  static func exists(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0
+  }
+
+  /// Whether `directory` is the user's own directory and no one else can write it.
   static func isPrivate(_ directory: String) -> Bool {
     var status = stat()
     guard stat(directory, &status) == 0 else { return false }
-    return status.st_uid == geteuid() && status.st_mode & 0o022 == 0
+    return (status.st_mode & S_IFMT) == S_IFDIR && status.st_uid == geteuid() && status.st_mode & 0o022 == 0
   }
 
   /// The whole of the file at `path`, or nil.

@@ -21,10 +21,10 @@ public final class MachineCodeCache: Sendable {
   /// What starts every entry, with a version for the layout that follows.
   private static let magic = Array("kaleidoscope machine code 1\n".utf8)
 
-  /// The cache in `directory`, made if missing (with its parents); nil if it cannot be
-  /// made or is not safe to run code from.
+  /// The cache in `directory`, which the first store makes if it is missing (a run that
+  /// compiles nothing leaves no trace); nil if it is there but not safe to run code from.
   public init?(directory: String, capacity: Int = 64 << 20) {
-    guard !directory.isEmpty, Self.makeDirectory(directory), Self.isPrivate(directory) else { return nil }
+    guard !directory.isEmpty, !Self.exists(directory) || Self.isPrivate(directory) else { return nil }
     self.directory = directory
     self.capacity = capacity
   }
@@ -91,7 +91,7 @@ public final class MachineCodeCache: Sendable {
     }
     entry += key
     entry += object
-    guard Self.write(entry, to: path(for: key)) else { return }
+    guard Self.makeDirectory(directory), Self.isPrivate(directory), Self.write(entry, to: path(for: key)) else { return }
     // About one store in 32 looks at the whole cache.
     if Self.checksum(key) % 32 == 0 { trim() }
   }
