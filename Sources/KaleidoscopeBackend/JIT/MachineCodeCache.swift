@@ -42,15 +42,20 @@ public final class MachineCodeCache: Sendable {
     return base.flatMap { MachineCodeCache(directory: $0 + "/kaleidoscope/machine-code") }
   }
 
-  /// The key of `module` compiled by `machine`: this executable (whose LLVM and passes made
-  /// the object), the target, and the module's IR, as it is before optimising.
-  static func key(of module: Module, machine: TargetMachine) -> [UInt8] {
+  /// What every key of modules compiled by `machine` starts with: this executable (whose
+  /// LLVM and passes make the objects) and the target.
+  static func keyHeader(for machine: TargetMachine) -> [UInt8] {
     let cpu = takeMessage(LLVMGetTargetMachineCPU(machine.reference))
     let features = takeMessage(LLVMGetTargetMachineFeatureString(machine.reference))
-    let header = "\(executableIdentity)\n\(machine.triple)\n\(cpu)\n\(features)\n"
+    return Array("\(executableIdentity)\n\(machine.triple)\n\(cpu)\n\(features)\n".utf8)
+  }
+
+  /// The key of `module`: `header` (`keyHeader(for:)`), then its IR, as it is before
+  /// optimising.
+  static func key(of module: Module, header: [UInt8]) -> [UInt8] {
     let text = LLVMPrintModuleToString(module.reference)!
     defer { LLVMDisposeMessage(text) }
-    return Array(header.utf8) + UnsafeRawBufferPointer(start: text, count: strlen(text))
+    return header + UnsafeRawBufferPointer(start: text, count: strlen(text))
   }
 
   /// This executable's device, inode, size and modification time: a rebuild, with another

@@ -18,6 +18,8 @@ final class TierCompiler {
   private let statistics: TierStatistics
   private let cache: MachineCodeCache?
   private var jit: JIT?
+  /// The start of every module's key in the cache, made with the JIT (`keyHeader`).
+  private var keyHeader: [UInt8] = []
   /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), computed once
   /// for every module of the run rather than once per module.
   private var stableGlobals: [WholeIndexAnalysis.Whole?]?
@@ -43,6 +45,7 @@ final class TierCompiler {
     if let jit { return jit }
     let made = try JIT(machine: try JIT.machine(optimization: options.optimization))
     try made.define(absolute: IRGenerator.tieredGlobalSymbols(of: program, at: globals.address(of:)))
+    if cache != nil { keyHeader = MachineCodeCache.keyHeader(for: made.machine) }
     jit = made
     return made
   }
@@ -97,7 +100,7 @@ final class TierCompiler {
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let names = entries.map { $0.emit(generator) }
       try module.verify()
-      let key = cache.map { _ in MachineCodeCache.key(of: module, machine: jit.machine) }
+      let key = cache.map { _ in MachineCodeCache.key(of: module, header: keyHeader) }
       if let key, let addresses = linkCached(key, names: names, in: jit) {
         cached = true
         return addresses
