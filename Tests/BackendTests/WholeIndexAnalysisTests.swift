@@ -46,6 +46,18 @@ struct WholeIndexAnalysisTests {
       testDescription: "a value that grows in a loop is dropped",
       function: "def f() var k = 1 in (for i = 0, i < 100 in k = k * 3) : a[k]", expected: "?"),
     Case(
+      testDescription: "a pointer stepped by 1 with no check stays whole",
+      function: "def f(n) var p = 0 in for i = 0, i < n in (if g then p = p + 1 else p = p - 1) : a[p]", expected: "±"),
+    Case(
+      testDescription: "a pointer stepped by 511 stays whole, by 512 it may not",
+      function:
+        "def f(n) var p = 0, q = 0 in (for i = 0, i < n in if g then (p = p + 511) : (q = q + 512) else (p = p - 511) : (q = q - 512)) : a[p] + a[q]",
+      expected: "±?"),
+    Case(
+      testDescription: "a pointer stepped by a fraction or an unknown",
+      function: "def f(n, s) var p = 0, q = 0 in for i = 0, i < n in (p = p + 0.5) : (q = q - s) : a[p] + a[q]",
+      expected: "??"),
+    Case(
       testDescription: "a stride from a checked square",
       function: "def f(n) for i = 2, i < n in if a[i] then 0 else for j = i * i, j < n, i in a[j] = 1",
       expected: "++"),
@@ -72,6 +84,21 @@ struct WholeIndexAnalysisTests {
     let (program, body) = try Self.function(Self.prelude + "def h(i, x, j) 0\ndef f(i) a[i] : h(i, 0.5, 3)")
     let facts = WholeIndexAnalysis.analyze(body, in: program, forSemantics: .current)
     #expect(Array(facts.wholeArguments.values) == [0b101])
+  }
+
+  /// The rounding behind `sumBits`: at each bound 2^B a pointer can reach, adding a whole
+  /// number below 2^(B-54) to the largest double under 2^B (or taking it away from the
+  /// most negative) stays under 2^B in magnitude, and adding 2^(B-54) reaches it.
+  @Test(arguments: 54...64)
+  func sumsStopBelowTheLargerBound(_ bound: Int) {
+    let limit = Double(sign: .plus, exponent: bound, significand: 1)
+    let largest = limit.nextDown
+    let below = Double(sign: .plus, exponent: bound - 54, significand: 1).nextDown.rounded(.down)
+    let reaching = Double(sign: .plus, exponent: bound - 54, significand: 1)
+    #expect(WholeIndexAnalysis.sumBits(bound, max(0, bound - 54)) == bound)
+    #expect(WholeIndexAnalysis.sumBits(bound, bound - 53) == bound + 1)
+    #expect((largest + below).magnitude < limit && (-largest - below).magnitude < limit)
+    #expect(largest + reaching == limit && -largest - reaching == -limit)
   }
 
   /// Loops nested deeply enough to exhaust the budget prove nothing rather than hang.

@@ -167,15 +167,26 @@ struct WholeIndexAnalysis {
     switch op {
     case UInt8(ascii: "+"):
       return Whole(
-        bits: max(lhs.bits, rhs.bits) + 1, sign: bothNonNegative,
+        bits: sumBits(lhs.bits, rhs.bits), sign: bothNonNegative,
         mayBeNegativeZero: lhs.mayBeNegativeZero && rhs.mayBeNegativeZero)
     case UInt8(ascii: "-"):
-      return Whole(bits: max(lhs.bits, rhs.bits) + 1, sign: .any, mayBeNegativeZero: lhs.mayBeNegativeZero)
+      return Whole(bits: sumBits(lhs.bits, rhs.bits), sign: .any, mayBeNegativeZero: lhs.mayBeNegativeZero)
     case UInt8(ascii: "*"):
       let signsClear = bothNonNegative == .nonNegative && !lhs.mayBeNegativeZero && !rhs.mayBeNegativeZero
       return Whole(bits: lhs.bits + rhs.bits, sign: bothNonNegative, mayBeNegativeZero: !signsClear)
     default: return nil
     }
+  }
+
+  /// The bound of a sum or a difference of numbers below 2^a and 2^b: a bit more than the
+  /// larger, unless the smaller is under 2^-54 of it. Then the sum cannot leave the larger's
+  /// bound, 2^B: the largest double below 2^B is 2^B - 2^(B-53), and adding less than
+  /// 2^(B-54) stays under the midpoint to 2^B, so it rounds down. That is why a pointer
+  /// stepped by 1 with no check in between (`p = p + 1` in a loop) stays a known whole
+  /// number: at 2^55 it stops growing, far below 2^63.
+  static func sumBits(_ a: Int, _ b: Int) -> Int {
+    let (larger, smaller) = (max(a, b), min(a, b))
+    return larger >= smaller + 54 ? larger : larger + 1
   }
 
   /// What holds after either of two paths: the weaker bound, if both know one.
