@@ -255,7 +255,7 @@ struct WholeIndexAnalysisTests {
       return false
     }
     return accesses.sorted { tree.start(of: $0) < tree.start(of: $1) }.map { access in
-      switch facts.wholeIndices[access] {
+      switch facts.wholeIndices[access]?.sign {
       case .nonNegative: "+"
       case .any: "±"
       case nil: "?"

@@ -99,15 +99,18 @@ extension IRGenerator {
   /// round trip or the comparison rejects that index. It is one instruction on x86-64 and
   /// AArch64, and LLVM sees through it when the index was an integer all along (a loop
   /// counter it has turned into one), which lets it drop the check. When the index is
-  /// proved whole and small enough (`WholeIndexAnalysis`), the conversion (unsigned when it
-  /// cannot be negative) is exact and the round trip is left out; the comparison alone
-  /// keeps every access in bounds.
+  /// proved whole and small enough (`WholeIndexAnalysis`), the conversion is exact and the
+  /// round trip is left out; the comparison alone keeps every access in bounds. It is
+  /// signed whenever that is exact (below 2^63), even for an index known not to be
+  /// negative: accesses to one index then share their conversion and their check whatever
+  /// is known at each (`a[p]` tested, then `a[p]` again once `p` has passed).
   func elementPointer(of array: Name, at index: LLVMValueRef, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
     let (elements, count) = loadArray(of: program.variable(of: node))
     let known = indices.current.wholeIndices[node]
     let converted =
-      known == .nonNegative ? LLVMBuildFPToUI(b, index, int64, "")! : LLVMBuildFPToSI(b, index, int64, "")!
+      known.map { $0.bits > 63 } == true
+      ? LLVMBuildFPToUI(b, index, int64, "")! : LLVMBuildFPToSI(b, index, int64, "")!
     let position = LLVMBuildFreeze(b, converted, "position")!
     let whole = known != nil ? nil : LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildSIToFP(b, position, double, ""), index, "whole")
     let inBounds = LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds")!

@@ -3,9 +3,10 @@ import KaleidoscopeFrontend
 /// What `WholeIndexAnalysis` proves about one body.
 struct IndexFacts {
   /// The `.element` and `.storeElement` nodes whose index is always a whole number that
-  /// converts to a 64-bit integer exactly when the access is checked (unsigned when it is
-  /// known not to be negative), so its bounds check needs no round trip to detect a fraction.
-  var wholeIndices: [ExprID: WholeIndexAnalysis.Sign] = [:]
+  /// converts to a 64-bit integer exactly when the access is checked (signed below 2^63,
+  /// else unsigned: not negative and below 2^64), with what is known of it, so its bounds
+  /// check needs no round trip to detect a fraction.
+  var wholeIndices: [ExprID: WholeIndexAnalysis.Whole] = [:]
   /// Calls to defined functions, each with the number parameters (as bits, by position)
   /// whose argument is always a counter (`WholeIndexAnalysis.Whole.counter`); only calls
   /// with at least one such argument are listed.
@@ -233,7 +234,7 @@ struct WholeIndexAnalysis {
   /// Records what an access at `node` knows of its index, and that an index variable which
   /// passed the check is now a known index (unless it was assigned since it was read).
   private mutating func checked(_ node: ExprID, index: ExprID, fact: Whole?, assignmentsBefore: Int?) {
-    if recording, let fact { result.wholeIndices[node] = fact.sign }
+    if recording, let fact { result.wholeIndices[node] = fact }
     guard let local = local(index), assignments[Int(local.index)] == assignmentsBefore else { return }
     // -0 passes the check as 0 does.
     let before = facts[Int(local.index)]
