@@ -27,9 +27,17 @@ public protocol CompiledCode: AnyObject {
   func called(_ function: FunctionID, times: Int, at site: CallSite?) throws(InterpreterError)
   /// The loop at `node`, in the body at `body` (an index in `program.bodies`), is at the top
   /// of an iteration, its `iterations`-th (0 when it starts, then every
-  /// `loopReportInterval`): the chance to compile it, and its code if ready, to
-  /// run the rest of the loop (on-stack replacement).
+  /// `loopReportInterval`, or every one while it `awaitsCode`): the chance to compile it,
+  /// and its code if ready, to run the rest of the loop (on-stack replacement).
   func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry?
+  /// Whether the loop at `node` has been handed to the compiler and its code is not ready
+  /// yet: the interpreter then asks `loop` at every iteration, so that it switches as soon
+  /// as the code lands, not up to `loopReportInterval` long iterations later.
+  func awaitsCode(forLoop node: ExprID) -> Bool
+  /// A count bumped each time a loop is handed to the compiler. A running loop compares it
+  /// at every iteration (a load) and, when it moved, asks `awaitsCode`: an inner loop's
+  /// report may hand over the loop around it, in the middle of that loop's iteration.
+  var loopsHandedOver: UnsafeMutablePointer<Int> { get }
   /// The code `loop` gave for the loop at `node` assumed what the frame does not hold, and
   /// did not run: the interpreter goes on, and the code may be replaced.
   func loopMissed(_ node: ExprID, of body: Int)

@@ -430,12 +430,17 @@ public final class Interpreter {
     var iterations = 0
     defer { interpretedLoopIterations += iterations }
     let reportInterval = compiledCode?.loopReportInterval ?? Int.max
+    let handovers = compiledCode?.loopsHandedOver
+    var handoversSeen = handovers?.pointee ?? 0
+    var awaitingCode = false
     while true {
-      if iterations % reportInterval == 0, let compiledCode,
-        let entry = compiledCode.loop(node, of: currentBody, iterations: iterations)
-      {
-        if runInMachineCode(entry) { return }
-        compiledCode.loopMissed(node, of: currentBody)
+      if let compiledCode, awaitingCode || iterations % reportInterval == 0 || handovers?.pointee != handoversSeen {
+        if let entry = compiledCode.loop(node, of: currentBody, iterations: iterations) {
+          if runInMachineCode(entry) { return }
+          compiledCode.loopMissed(node, of: currentBody)
+        }
+        handoversSeen = handovers?.pointee ?? 0
+        awaitingCode = compiledCode.awaitsCode(forLoop: node)
       }
       guard try iterate(loop, node: node) else {
         compiledCode?.loopEnded(node, iterations: iterations)

@@ -103,6 +103,27 @@ struct TierTests {
     }
   }
 
+  /// An inner loop of short runs has the loop around it compiled, and that loop switches at
+  /// its next iteration, not at its next regular report, 1,024 long iterations on: the
+  /// interpreter notices the hand-over (`CompiledCode.loopsHandedOver`) and asks for the
+  /// code at each iteration until it lands. Counted, not timed: the inner loop gets hot
+  /// after about 82 of the 3,000 outer iterations; waiting for the report interpreted 52,224
+  /// iterations (an insertion sort written this way ran 1.7 times its `--tier jit` time).
+  @Test func theLoopAroundAnInnerLoopOfShortRunsSwitchesAtItsNextIteration() throws {
+    let program = """
+      def binary : 1 (x y) y
+      var a[64]
+      def work(n) for i = 0, i < n in var j = 0 in while j < 50 in (a[j] = a[j] + i) : (j = j + 1)
+      work(3000)
+      a[7]
+      """
+    let output = try Self.run(["--stats", "--tier-wait"], program)
+    #expect(output.stdout == "0\n4498500\n")
+    #expect(output.stderr.contains("1 loop (1 module"), "\(output.stderr)")
+    let interpreted = try #require(Self.interpretedIterations(output.stderr), "\(output.stderr)")
+    #expect(interpreted < 5000, "\(output.stderr)")
+  }
+
   /// The loop iterations `--stats` says the interpreter ran.
   static func interpretedIterations(_ stats: String) -> Int? {
     guard let line = stats.split(separator: "\n").first(where: { $0.contains("loop iteration") }),

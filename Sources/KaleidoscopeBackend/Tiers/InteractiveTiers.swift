@@ -25,6 +25,8 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
   let reportInterval = 16
   let loopReportInterval = 1024
   var callsAreProtected: Bool { true }
+  /// No loop is ever handed over: an input with a loop is compiled whole.
+  let loopsHandedOver: UnsafeMutablePointer<Int>
   private let compiler = DispatchQueue(label: "kaleidoscope.repl.compiler")
   /// The first error of a background compile, reported by the next input.
   private var failure: (any Error)?
@@ -32,11 +34,14 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
   init() {
     entries = .allocate(capacity: capacity)
     entries.initialize(repeating: nil, count: capacity)
+    loopsHandedOver = .allocate(capacity: 1)
+    loopsHandedOver.initialize(to: 0)
   }
 
   deinit {
     compiler.sync {}
     entries.deallocate()
+    loopsHandedOver.deallocate()
   }
 
   /// Makes room for `count` functions' entries. Only between inputs, when nothing compiles.
@@ -88,6 +93,7 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
 
   func loop(_ node: ExprID, of body: Int, iterations: Int) -> LoopEntry? { nil }
 
+  func awaitsCode(forLoop node: ExprID) -> Bool { false }
   func loopMissed(_ node: ExprID, of body: Int) {}
   func loopEnded(_ node: ExprID, iterations: Int) {}
   func starting(topLevel body: Int) {}

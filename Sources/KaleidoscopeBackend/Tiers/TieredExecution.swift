@@ -51,6 +51,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private var loopRuns: [Int]
   private var loopStarted: [Bool]
   private var loopHandedOver: [Bool]
+  /// Whether each handed-over loop gets code of its own (not only inside the loop around
+  /// it), which the interpreter waits for (`awaitsCode`).
+  private var loopAwaitsEntry: [Bool]
+  /// Bumped at each hand-over, for the interpreter's loops to notice (`CompiledCode`).
+  public let loopsHandedOver: UnsafeMutablePointer<Int>
   /// The loop index of the innermost loop around each loop in its body, found at the first
   /// entry into the loop's code: -1 for none, -2 not looked for yet.
   private var loopAround: [Int32]
@@ -99,6 +104,9 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     loopRuns = loopIterations
     loopStarted = [Bool](repeating: false, count: loops)
     loopHandedOver = loopStarted
+    loopAwaitsEntry = loopStarted
+    loopsHandedOver = .allocate(capacity: 1)
+    loopsHandedOver.initialize(to: 0)
     loopAround = [Int32](repeating: -2, count: loops)
     codeOnItsWay = [Bool](repeating: false, count: functions)
     let unresolved = Set(
@@ -122,6 +130,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   deinit {
     entries.deallocate()
     loopEntries.deallocate()
+    loopsHandedOver.deallocate()
   }
 
   /// Ends the compiler's work when the program has ended: skips what is queued and, if
@@ -182,7 +191,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         })
     }
     if let (node, index) = module.loop, let site {
-      loopHandedOver[Int(index)] = true
+      handOver(loop: index)
       moduleEntries.append(loopEntry(node, of: program.bodies[site.body], assumesWholeFixedLocals: true))
     }
     compile(
@@ -216,11 +225,17 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       return unsafeBitCast(entry, to: LoopEntry.self)
     }
     if iterations == 0, !loopStarted[Int(index)] {
-      // Once per loop: a loop that has run in the interpreter is not compiled ahead.
+      // Once per loop: a loop that has run in the interpreter is not compiled ahead; one
+      // being compiled ahead is handed over already.
       loopStarted[Int(index)] = true
-      requests.withLock { $0.started[Int(index)] = true }
+      let compilingAhead = requests.withLock { requests in
+        requests.started[Int(index)] = true
+        return requests.loops[Int(index)]
+      }
+      if compilingAhead { handOver(loop: index) }
     }
-    if iterations > 0 { loopIterations[Int(index)] += loopReportInterval }
+    // Counted at the regular reports only, not at those of a loop awaiting its code.
+    if iterations > 0, iterations % loopReportInterval == 0 { loopIterations[Int(index)] += loopReportInterval }
     guard !loopHandedOver[Int(index)], loopIterations[Int(index)] >= costs.hotIterations(ofLoop: node, index: index)
     else { return nil }
     let checked = program.bodies[body]
@@ -252,11 +267,24 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       return (target, functions, copies)
     }
     guard let module else { return nil }
+    if case .loop(let target) = program.tree[module.target] { handOver(loop: target) }
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
     compileLoop(
       module.target, of: checked, calling: module.functions, copies: module.copies, assumesWholeFixedLocals: true)
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
+  }
+
+  public func awaitsCode(forLoop node: ExprID) -> Bool {
+    guard case .loop(let index) = program.tree[node] else { return false }
+    return loopAwaitsEntry[Int(index)] && ks_tier_load_entry(loopEntries + Int(index)) == nil
+  }
+
+  /// Marks a loop handed to the compiler, its own code on the way.
+  private func handOver(loop index: Int32) {
+    loopHandedOver[Int(index)] = true
+    loopAwaitsEntry[Int(index)] = true
+    loopsHandedOver.pointee += 1
   }
 
   public func loopEnded(_ node: ExprID, iterations: Int) {
