@@ -169,7 +169,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         codeOnItsWay[Int(function.index)] = true
         let (functions, copies) = loopModule(calling: [function] + graph.callees(under: loop.node), in: &requests)
         // A large function, compiled for good there, gets its entry there too: the loop's
-        // calls switch to it at once, where the loop switches only at its next report.
+        // calls switch to it at once, before the loop's own switch at its next iteration.
         if !copies.contains(function) { requests.entries[Int(function.index)] = true }
         return (functions, copies, loop)
       }
