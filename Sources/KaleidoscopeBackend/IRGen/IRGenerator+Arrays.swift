@@ -108,9 +108,9 @@ extension IRGenerator {
     let b = builder.reference
     let (elements, count) = loadArray(of: program.variable(of: node))
     let known = indices.current.wholeIndices[node]
+    let onlyUnsignedIsExact = (known?.bits ?? 0) > 63
     let converted =
-      known.map { $0.bits > 63 } == true
-      ? LLVMBuildFPToUI(b, index, int64, "")! : LLVMBuildFPToSI(b, index, int64, "")!
+      onlyUnsignedIsExact ? LLVMBuildFPToUI(b, index, int64, "")! : LLVMBuildFPToSI(b, index, int64, "")!
     let position = LLVMBuildFreeze(b, converted, "position")!
     let whole = known != nil ? nil : LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildSIToFP(b, position, double, ""), index, "whole")
     let inBounds = LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds")!
