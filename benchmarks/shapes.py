@@ -8,7 +8,9 @@ Generates one program per shape and runs it both ways, alternately, best of N ea
   place     in a function called once, in a function called often (200 calls sharing
             the work), or at the top level
   bound     each loop's bound from a parameter (the top level: a `var ... in` local), a
-            global, or an array's length
+            global, or an array's length; or, in a nest, triangular: each inner loop runs
+            up to the counter of the loop around it, so its runs start short and grow
+            (an insertion sort's shape)
   arrays    the innermost body reads one array and writes another
 
 Every shape does about the same number of innermost iterations (--work), so each takes tens
@@ -23,6 +25,7 @@ Builds the release binary first, unless KALEIDOSCOPE_TOOL names the binary to me
 """
 import argparse
 import itertools
+import math
 import os
 import subprocess
 import sys
@@ -35,7 +38,7 @@ TOOL = os.environ.get("KALEIDOSCOPE_TOOL", os.path.join(ROOT, ".build/release/ka
 os.environ["KALEIDOSCOPE_CACHE"] = "off"
 CALLS_OFTEN = 200
 EXAMPLES = """examples:
-  benchmarks/shapes.py                          all 72 shapes, best of 3
+  benchmarks/shapes.py                          all 90 shapes, best of 3
   benchmarks/shapes.py --only "depth 3 while"   the shapes whose name contains the text
   KALEIDOSCOPE_TOOL=/tmp/old/kaleidoscope benchmarks/shapes.py --repeat 5"""
 
@@ -64,9 +67,11 @@ def build_unless_given():
         subprocess.run(["swift", "build", "-c", "release", "--product", "kaleidoscope"], check=True, stdout=subprocess.DEVNULL)
 
 
-def trip_count(depth, calls, work):
-    """Iterations of each loop, so that `calls` runs of the nest do about `work` in all."""
-    return max(2, round((work / calls) ** (1 / depth)))
+def trip_count(depth, calls, work, triangular=False):
+    """Iterations of each loop (of the outermost, in a triangular nest, whose `depth` loops
+    run about n^depth / depth! times), so that `calls` runs of the nest do about `work`."""
+    scale = math.factorial(depth) if triangular else 1
+    return max(2, round((work * scale / calls) ** (1 / depth)))
 
 
 def nest(depth, kind, bound_of, body):
@@ -84,7 +89,7 @@ def nest(depth, kind, bound_of, body):
 
 def program(depth, kind, place, bound, work):
     calls = CALLS_OFTEN if place == "often" else 1
-    n = trip_count(depth, calls, work)
+    n = trip_count(depth, calls, work, triangular=bound == "triangular")
     lines = ["def binary : 1 (x y) y", "var total = 0", f"var source[{n}], sink[{n}]", f"var limit = {n}"]
     lines.append(f"for k = 0, k < {n} in source[k] = k * 0.5")
     inner = f"i{depth - 1}"
@@ -94,12 +99,14 @@ def program(depth, kind, place, bound, work):
         bound_of = lambda level: "limit"
     elif bound == "length":
         bound_of = lambda level: "len(source)"
+    elif bound == "triangular":
+        bound_of = lambda level: "n" if level == 0 else f"i{level - 1} + 1"
     else:
         bound_of = lambda level: "n"
     loops = nest(depth, kind, bound_of, body)
     if place == "top":
         # A parameter has no place at the top level: a local stands for it.
-        lines.append(f"var n = {n} in {loops}" if bound == "parameter" else loops)
+        lines.append(f"var n = {n} in {loops}" if bound in ("parameter", "triangular") else loops)
     else:
         lines.append(f"def work(n)\n{loops}")
         lines.append(f"def repeat(k) if k < {calls} then work({n}) : repeat(k + 1) else 0")
@@ -127,7 +134,12 @@ def main():
     os.chdir(ROOT)
     build_unless_given()
     work = tempfile.mkdtemp()
-    shapes = itertools.product([1, 2, 3, 4], ["for", "while"], ["once", "often", "top"], ["parameter", "global", "length"])
+    shapes = [
+        shape
+        for shape in itertools.product(
+            [1, 2, 3, 4], ["for", "while"], ["once", "often", "top"], ["parameter", "global", "length", "triangular"])
+        if shape[0] > 1 or shape[3] != "triangular"
+    ]
     print(f"best of {arguments.repeat}; about {arguments.work:,} innermost iterations each; whole-process wall time\n")
     print(f"{'shape':<34} {'run':>9} {'--tier jit':>11} {'ratio':>7} {'more':>9}")
     rows = []
