@@ -45,6 +45,10 @@ public protocol CompiledCode: AnyObject {
   /// `loop` saw only every `loopReportInterval`-th; the rest count toward making it hot too,
   /// so that a loop of short runs, nested in another, becomes hot as a long one does.
   func loopEnded(_ node: ExprID, iterations: Int)
+  /// Whether the compiled code keeps the elements of the array global `global` as 64-bit
+  /// integers (`ArrayStorage.holdsIntegers`), which the interpreter must then do too when
+  /// it runs the global's declaration. Asked once per declaration of an array.
+  func keepsIntegers(in global: GlobalID) -> Bool
   /// The top-level body at `body` (an index in `program.bodies`) starts: those before it
   /// have run, and their code will not run again.
   func starting(topLevel body: Int)

@@ -4,8 +4,9 @@ import KaleidoscopeRuntime
 /// Arrays in the interpreter (SPEC §5): their storage, their creation from a `var` binding
 /// or a literal, and the checked element access every engine performs alike.
 extension Interpreter {
-  /// The value a `var` binding gives its variable: a number, or the handle of a new array.
-  func value(of binding: VarBinding) throws(InterpreterError) -> Double {
+  /// The value a `var` binding gives its variable: a number, or the handle of a new array,
+  /// which keeps integers if `holdsIntegers` (a global's, `CompiledCode.keepsIntegers`).
+  func value(of binding: VarBinding, holdsIntegers: Bool = false) throws(InterpreterError) -> Double {
     switch binding.value {
     case .number(let initializer):
       return try evaluate(initializer, or: 0)
@@ -15,16 +16,19 @@ extension Interpreter {
       guard count >= 0, count <= Double(UInt32.max), count.rounded(.towardZero) == count else {
         throw located(KS_BAD_SIZE, value: count, length: 0, name: site.0, at: site.1)
       }
-      return try push(try allocate(Int(count), name: site.0, at: site.1)).slotValue
+      var storage = try allocate(Int(count), name: site.0, at: site.1)
+      storage.holdsIntegers = holdsIntegers  // Zeros are the same bits either way.
+      return try push(storage).slotValue
     case .elements(let literal):
-      return try makeArray(from: literal, name: tree.text(binding.name), at: binding.nameRange.start)
-        .slotValue
+      return try makeArray(
+        from: literal, name: tree.text(binding.name), at: binding.nameRange.start, holdsIntegers: holdsIntegers
+      ).slotValue
     }
   }
 
   /// A fresh array holding an array literal's values or a string's bytes.
   func makeArray(
-    from literal: ExprID, name: String = "literal", at start: Int? = nil
+    from literal: ExprID, name: String = "literal", at start: Int? = nil, holdsIntegers: Bool = false
   ) throws(InterpreterError) -> ArrayHandle {
     switch tree[literal] {
     case .arrayLiteral(let list):
@@ -34,13 +38,15 @@ extension Interpreter {
       var values: [Double] = []
       values.reserveCapacity(elements.count)
       for element in elements { values.append(try evaluate(element)) }
-      let storage = try allocate(values.count, name: name, at: start ?? tree.start(of: literal))
-      for (index, value) in values.enumerated() { storage.elements[index] = value }
+      var storage = try allocate(values.count, name: name, at: start ?? tree.start(of: literal))
+      storage.holdsIntegers = holdsIntegers
+      for (index, value) in values.enumerated() { storage[index] = value }
       return try push(storage)
     case .string(let index):
       let bytes = tree.string(index)
-      let storage = try allocate(bytes.count, name: name, at: start ?? tree.start(of: literal))
-      for (index, byte) in bytes.enumerated() { storage.elements[index] = Double(byte) }
+      var storage = try allocate(bytes.count, name: name, at: start ?? tree.start(of: literal))
+      storage.holdsIntegers = holdsIntegers
+      for (index, byte) in bytes.enumerated() { storage[index] = Double(byte) }
       return try push(storage)
     default:
       preconditionFailure("sema makes arrays only from literals and strings")
@@ -87,14 +93,28 @@ extension Interpreter {
 }
 
 /// An array's elements, from the runtime's allocator (so that running out of memory is an
-/// error, not a trap), and their number.
+/// error, not a trap), and their number. The 8-byte elements hold doubles, or, for an array
+/// proved to hold only whole numbers that convert exactly (`holdsIntegers`, decided for a
+/// whole program before it runs), 64-bit integers, as compiled code keeps them.
 struct ArrayStorage {
   let elements: UnsafeMutablePointer<Double>
   let count: Int
+  var holdsIntegers = false
 
   /// The array a global array holds before its declaration runs.
   static func makeEmpty() -> ArrayStorage {
     ArrayStorage(elements: ks_array_new(0)!, count: 0)
+  }
+
+  /// Element `position`, which the caller has checked, as the language's number.
+  subscript(position: Int) -> Double {
+    get {
+      let stored = elements[position]
+      return holdsIntegers ? Double(Int64(bitPattern: stored.bitPattern)) : stored
+    }
+    nonmutating set {
+      elements[position] = holdsIntegers ? Double(bitPattern: UInt64(bitPattern: Int64(newValue))) : newValue
+    }
   }
 
   func free() { ks_array_free(elements) }

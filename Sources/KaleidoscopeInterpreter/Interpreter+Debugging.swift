@@ -220,7 +220,7 @@ extension Interpreter {
     let storage = arrays[array.handle]
     let lower = max(0, min(start, storage.count))
     let upper = max(lower, min(storage.count, lower + max(0, count)))
-    return (lower..<upper).map { storage.elements[$0] }
+    return (lower..<upper).map { storage[$0] }
   }
 
   /// Sets the number local `name` of `frame`, the number global `name`, or an element;
@@ -244,7 +244,11 @@ extension Interpreter {
 
   public func setElement(_ index: Int, of array: DebugArray, to value: Double) -> Bool {
     guard array.handle < arrays.count, index >= 0, index < arrays[array.handle].count else { return false }
-    arrays[array.handle].elements[index] = value
+    // An array of integers keeps only what its proof allows.
+    guard !arrays[array.handle].holdsIntegers || (Int64(exactly: value) != nil && value.sign == .plus) else {
+      return false
+    }
+    arrays[array.handle][index] = value
     return true
   }
 }

@@ -336,13 +336,13 @@ public final class Interpreter {
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
       let position = try checkedIndex(try evaluate(index), in: storage, of: array, at: id)
       if _slowPath(isObserved) { debugObserver?.accessed(tree.text(array), index: position, isWrite: false) }
-      return storage.elements[position]
+      return storage[position]
     case .storeElement(let array, let index, let valueExpr):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
       let indexValue = try evaluate(index)
       let value = try evaluate(valueExpr)
       let position = try checkedIndex(indexValue, in: storage, of: array, at: id)
-      storage.elements[position] = value
+      storage[position] = value
       if _slowPath(isObserved) { debugObserver?.accessed(tree.text(array), index: position, isWrite: true) }
       return value
     case .length:
@@ -353,9 +353,9 @@ public final class Interpreter {
     case .globalDeclaration(let index):
       precondition(!globals.isBorrowed, "the REPL runs declarations in compiled code")
       for binding in tree.bindings(tree.globalDeclaration(index)) {
-        let value = try value(of: binding)
         guard let global = program.globals.lookup(binding.name) else { continue }
-        declare(global, value: value)
+        let holdsIntegers = compiledCode?.keepsIntegers(in: global) ?? false
+        declare(global, value: try value(of: binding, holdsIntegers: holdsIntegers))
       }
       return 0
     case .error:

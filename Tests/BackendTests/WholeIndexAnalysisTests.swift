@@ -165,8 +165,12 @@ struct WholeIndexAnalysisTests {
       testDescription: "a fraction stored at the top level, in an assignment",
       function: "var p[10], h\ndef f() a[p[3]]\nh = (p[0] = 0.5)\n", expected: "?+"),
     Case(
-      testDescription: "a fraction stored through an array parameter",
-      function: "var p[10]\ndef h(q[]) q[0] = 0.5\ndef f() a[p[3]]", expected: "?+"),
+      testDescription: "a fraction stored through an array parameter that p is passed to",
+      function: "var p[10]\ndef h(q[]) q[0] = 0.5\ndef pass() h(p)\ndef f() a[p[3]]", expected: "?+"),
+    // Only an array passed to a function can be reached through a parameter.
+    Case(
+      testDescription: "a fraction stored through an array parameter that p is never passed to",
+      function: "var p[10]\ndef h(q[]) q[0] = 0.5\ndef pass() h(\"s\")\ndef f() a[p[3]]", expected: "++"),
     Case(
       testDescription: "elements that grow without a bound",
       function: "var p[10]\ndef fill() for i = 0, i < 10 in p[0] = p[0] * 3 + 1\ndef f() a[p[0]]", expected: "?+"),

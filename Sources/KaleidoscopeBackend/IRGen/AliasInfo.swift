@@ -17,11 +17,13 @@ struct AliasInfo {
   private let kind: UInt32
   private let tags: [LLVMValueRef]
   private let invariantKind: UInt32
+  private let rangeKind: UInt32
   private let emptyNode: LLVMValueRef
 
   init(context: LLVMContextRef) {
     kind = LLVMGetMDKindIDInContext(context, "tbaa", 4)
     invariantKind = LLVMGetMDKindIDInContext(context, "invariant.load", 14)
+    rangeKind = LLVMGetMDKindIDInContext(context, "range", 5)
     let int64 = LLVMInt64TypeInContext(context)!
     func string(_ text: String) -> LLVMMetadataRef { LLVMMDStringInContext2(context, text, text.utf8.count) }
     func node(_ operands: [LLVMMetadataRef]) -> LLVMMetadataRef {
@@ -48,6 +50,13 @@ struct AliasInfo {
       case .arrayCount: 3
       }
     LLVMSetMetadata(instruction, kind, tags[index])
+  }
+
+  /// Marks a load of an integer known to lie in `lower..<upper` (constants of its type).
+  func markRange(_ load: LLVMValueRef, lower: LLVMValueRef, upper: LLVMValueRef) {
+    let context = LLVMGetTypeContext(LLVMTypeOf(load))
+    var bounds = [LLVMValueAsMetadata(lower), LLVMValueAsMetadata(upper)]
+    LLVMSetMetadata(load, rangeKind, LLVMMetadataAsValue(context, LLVMMDNodeInContext2(context, &bounds, 2)))
   }
 
   /// Marks a load of memory that holds the same value wherever the code reads it.

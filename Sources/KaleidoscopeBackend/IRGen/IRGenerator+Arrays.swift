@@ -76,6 +76,46 @@ extension IRGenerator {
     return loadArray(from: storage(of: variable))
   }
 
+  /// Whether the array a variable names keeps 64-bit integers
+  /// (`WholeIndexAnalysis.integerArrays`, as the interpreter of a tiered run is told): only
+  /// global arrays of a whole program, and not with debug information, where a debugger
+  /// reads the elements as the doubles the language has.
+  func holdsIntegers(_ variable: VariableReference) -> Bool {
+    guard case .global(let global) = variable, debugInfo == nil, indices.knowsEveryAssignment else { return false }
+    if indices.integerArrays == nil {
+      indices.integerArrays = WholeIndexAnalysis.integerArrays(of: program, globals: stableGlobals())
+    }
+    return indices.integerArrays![Int(global.index)]
+  }
+
+  /// Reads the element at `address` of the array the node at `node` accesses, as a number.
+  func loadElement(at address: LLVMValueRef, node: ExprID) -> LLVMValueRef {
+    let b = builder.reference
+    let variable = program.variable(of: node)
+    guard holdsIntegers(variable), case .global(let global) = variable else {
+      let element = LLVMBuildLoad2(b, double, address, "element")!
+      aliasInfo.tag(element, .element)
+      return element
+    }
+    let integer = LLVMBuildLoad2(b, int64, address, "element.integer")!
+    aliasInfo.tag(integer, .element)
+    if let fact = stableGlobals()[Int(global.index)], fact.bits < 63 {
+      // What the proof knows bounds the integer, so LLVM can drop conversions back to it.
+      let bound = Int64(1) << fact.bits
+      let lower = fact.sign == .nonNegative ? 0 : 1 - bound
+      aliasInfo.markRange(
+        integer, lower: LLVMConstInt(int64, UInt64(bitPattern: lower), 1), upper: LLVMConstInt(int64, UInt64(bound), 1))
+    }
+    return LLVMBuildSIToFP(b, integer, double, "element")
+  }
+
+  /// Writes `value` to the element at `address` of the array the node at `node` accesses.
+  func storeElement(_ value: LLVMValueRef, at address: LLVMValueRef, node: ExprID) {
+    let b = builder.reference
+    let stored = holdsIntegers(program.variable(of: node)) ? LLVMBuildFPToSI(b, value, int64, "")! : value
+    aliasInfo.tag(LLVMBuildStore(b, stored, address), .element)
+  }
+
   /// Loads a number variable (a local's alloca or a global).
   func loadNumber(from storage: LLVMValueRef) -> LLVMValueRef {
     let value = LLVMBuildLoad2(builder.reference, double, storage, "")!
@@ -153,8 +193,11 @@ extension IRGenerator {
     return (elements, count)
   }
 
-  /// A new array holding an array literal's values or a string's bytes.
-  func makeArray(fromLiteral literal: ExprID, name: String, at start: Int) -> (elements: LLVMValueRef, count: LLVMValueRef) {
+  /// A new array holding an array literal's values or a string's bytes, as integers if
+  /// `holdsIntegers`.
+  func makeArray(
+    fromLiteral literal: ExprID, name: String, at start: Int, holdsIntegers: Bool = false
+  ) -> (elements: LLVMValueRef, count: LLVMValueRef) {
     let b = builder.reference
     switch tree[literal] {
     case .arrayLiteral(let list):
@@ -163,15 +206,20 @@ extension IRGenerator {
       let array = makeArray(size: LLVMConstReal(double, Double(values.count)), name: name, at: start)
       for (offset, value) in values.enumerated() {
         var indices: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(offset), 0)]
-        aliasInfo.tag(LLVMBuildStore(b, value, LLVMBuildInBoundsGEP2(b, double, array.elements, &indices, 1, "")), .element)
+        let stored = holdsIntegers ? LLVMBuildFPToSI(b, value, int64, "")! : value
+        let address = LLVMBuildInBoundsGEP2(b, double, array.elements, &indices, 1, "")
+        aliasInfo.tag(LLVMBuildStore(b, stored, address), .element)
       }
       return array
     case .string(let index):
       let bytes = tree.string(index)
       let array = makeArray(size: LLVMConstReal(double, Double(bytes.count)), name: name, at: start)
       if !bytes.isEmpty {
-        var values: [LLVMValueRef?] = bytes.map { LLVMConstReal(double, Double($0)) }
-        let constant = LLVMConstArray2(double, &values, UInt64(values.count))!
+        let type = holdsIntegers ? int64 : double
+        var values: [LLVMValueRef?] = bytes.map {
+          holdsIntegers ? LLVMConstInt(int64, UInt64($0), 0) : LLVMConstReal(double, Double($0))
+        }
+        let constant = LLVMConstArray2(type, &values, UInt64(values.count))!
         let text = LLVMAddGlobal(module.reference, LLVMTypeOf(constant), "string")!
         LLVMSetInitializer(text, constant)
         LLVMSetGlobalConstant(text, 1)
@@ -191,9 +239,12 @@ extension IRGenerator {
   }
 
   /// Stores what a `var` binding makes into `storage` (its alloca or global): a number, or a
-  /// new array, whose elements are returned for the caller to free when their scope ends.
+  /// new array (of integers if `holdsIntegers`), whose elements are returned for the caller
+  /// to free when their scope ends.
   @discardableResult
-  func emitValue(of binding: VarBinding, into storage: LLVMValueRef, local: LocalID? = nil) -> LLVMValueRef? {
+  func emitValue(
+    of binding: VarBinding, into storage: LLVMValueRef, local: LocalID? = nil, holdsIntegers: Bool = false
+  ) -> LLVMValueRef? {
     let array: (elements: LLVMValueRef, count: LLVMValueRef)
     switch binding.value {
     case .number(let initializer):
@@ -204,7 +255,8 @@ extension IRGenerator {
     case .zeros(let count):
       array = makeArray(size: emit(count), name: tree.text(binding.name), at: binding.nameRange.start)
     case .elements(let literal):
-      array = makeArray(fromLiteral: literal, name: tree.text(binding.name), at: binding.nameRange.start)
+      array = makeArray(
+        fromLiteral: literal, name: tree.text(binding.name), at: binding.nameRange.start, holdsIntegers: holdsIntegers)
     }
     storeArray(elements: array.elements, count: array.count, into: storage)
     return array.elements

@@ -46,10 +46,7 @@ extension IRGenerator {
       for elements in arrays { freeArray(elements) }
       return value
     case .element(let array, let index):
-      let pointer = elementPointer(of: array, index: index, node: id)
-      let element = LLVMBuildLoad2(builder.reference, double, pointer, "element")!
-      aliasInfo.tag(element, .element)
-      return element
+      return loadElement(at: elementPointer(of: array, index: index, node: id), node: id)
     case .storeElement(let array, let index, let valueExpr):
       // The index, then the value, then the check and the store, as in every engine. An
       // index computed in integers reads only variables the value cannot assign: the check
@@ -57,13 +54,12 @@ extension IRGenerator {
       if integerBits(index) != nil {
         let position = emitInteger(index)
         let value = emit(valueExpr)
-        let address = elementPointer(of: array, position: position, index: index, node: id)
-        aliasInfo.tag(LLVMBuildStore(builder.reference, value, address), .element)
+        storeElement(value, at: elementPointer(of: array, position: position, index: index, node: id), node: id)
         return value
       }
       let position = emit(index)
       let value = emit(valueExpr)
-      aliasInfo.tag(LLVMBuildStore(builder.reference, value, elementPointer(of: array, at: position, node: id)), .element)
+      storeElement(value, at: elementPointer(of: array, at: position, node: id), node: id)
       return value
     case .length:
       let count = loadArray(of: program.variable(of: id)).count
@@ -76,7 +72,7 @@ extension IRGenerator {
         let storage = globalVariable(global)
         // A global array declared again (in the REPL) frees the array it held before.
         let previous = program.globals[global].kind == .array ? loadArray(from: storage).elements : nil
-        emitValue(of: binding, into: storage)
+        emitValue(of: binding, into: storage, holdsIntegers: holdsIntegers(.global(global)))
         if let previous { freeArray(previous) }
       }
       return LLVMConstReal(double, 0)

@@ -43,6 +43,9 @@ struct IndexKnowledge {
   /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), made on first
   /// need.
   var globals: [WholeIndexAnalysis.Whole?]?
+  /// The array globals kept as integers (`WholeIndexAnalysis.integerArrays`), made on first
+  /// need.
+  var integerArrays: [Bool]?
 
   init(program: CheckedProgram, specializes: Bool, knowsEveryAssignment: Bool) {
     self.knowsEveryAssignment = knowsEveryAssignment
@@ -73,15 +76,21 @@ extension IRGenerator {
     return analysed
   }
 
+  /// What is known of each global (`WholeIndexAnalysis.stableGlobals`), computed on first
+  /// need; nothing in the REPL.
+  func stableGlobals() -> [WholeIndexAnalysis.Whole?] {
+    if let known = indices.globals { return known }
+    let made =
+      indices.knowsEveryAssignment ? WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics) : []
+    indices.globals = made
+    return made
+  }
+
   /// Walks `body`, within what is left of the module's budget.
   private func analyze(_ body: CheckedBody, wholeParameters: UInt64) -> IndexFacts {
     var visited = 0
-    if indices.globals == nil {
-      indices.globals =
-        indices.knowsEveryAssignment ? WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics) : []
-    }
     let facts = WholeIndexAnalysis.analyze(
-      body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters, globals: indices.globals!,
+      body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters, globals: stableGlobals(),
       budget: indices.budget, visited: &visited)
     indices.budget -= visited
     return facts

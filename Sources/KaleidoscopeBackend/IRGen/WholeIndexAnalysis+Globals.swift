@@ -20,11 +20,13 @@ extension WholeIndexAnalysis {
   /// so the facts start from the initial values and are checked against every store; a
   /// fact that a store breaks is widened, or dropped, and the storing bodies are walked
   /// again, until every store keeps every fact. The facts then hold in every execution,
-  /// whichever engine stored the elements.
+  /// whichever engine stored the elements. A store through an array parameter may reach
+  /// only the arrays passed as arguments (`passedArrays`).
   static func stableGlobals(of program: CheckedProgram, forSemantics: ForSemantics) -> [Whole?] {
     var globals = numberGlobals(of: program)
     let arrays = program.globals.symbols.indices.filter { program.globals.symbols[$0].kind == .array }
     guard !arrays.isEmpty else { return globals }
+    let passed = passedArrays(of: program)
     for (index, fact) in initialElements(of: program) { globals[index] = fact }
     let storing = bodiesThatStore(in: program)
     var budget = Self.budget + 8 * program.tree.exprCount
@@ -41,7 +43,7 @@ extension WholeIndexAnalysis {
       for index in arrays {
         var fact = globals[index]
         if let store = stored[index] { fact = join(fact, store) }
-        if let store = stored[-1] { fact = join(fact, store) }
+        if let store = stored[-1], passed.contains(index) { fact = join(fact, store) }
         guard fact != globals[index] else { continue }
         changed = true
         globals[index] = widen(fact)
@@ -49,6 +51,42 @@ extension WholeIndexAnalysis {
       if !changed { return globals }
     }
     return forgettingElements(globals, arrays)
+  }
+
+  /// The array globals of a whole program whose elements are kept as 64-bit integers
+  /// instead of doubles, by `GlobalID.index`: those never passed to a function, so that
+  /// only the code that indexes them by name reads or writes them, and whose every element
+  /// is proved (`globals`, from `stableGlobals`) a whole number below 2^52 in magnitude
+  /// that is never -0. Such a double converts to an integer and back exactly, so every
+  /// engine that agrees on this list reads what the language's doubles would hold.
+  ///
+  /// Below 2^52, LLVM also knows (from the range of each load) that arithmetic on an
+  /// element gives the same in integers, and does it there: `cell + 1` stored back needs
+  /// no conversion. A larger bound would leave a conversion each way around every such
+  /// update, slower than doubles, and an array of counts that only grows would pay it.
+  static func integerArrays(of program: CheckedProgram, globals: [Whole?]) -> [Bool] {
+    let passed = passedArrays(of: program)
+    return program.globals.symbols.indices.map { index in
+      guard program.globals.symbols[index].kind == .array, !passed.contains(index), index < globals.count,
+        let fact = globals[index]
+      else { return false }
+      return fact.bits <= 52 && !fact.mayBeNegativeZero
+    }
+  }
+
+  /// The array globals named as a call's argument: only they can reach an array parameter
+  /// (an array name is used as a value nowhere else).
+  static func passedArrays(of program: CheckedProgram) -> Set<Int> {
+    let tree = program.tree
+    var passed: Set<Int> = []
+    for index in 0..<tree.exprCount {
+      let id = ExprID(index: Int32(index))
+      guard case .variable = tree[id], case .global(let global)? = program.reference(of: id),
+        program.globals.symbols[Int(global.index)].kind == .array
+      else { continue }
+      passed.insert(Int(global.index))
+    }
+    return passed
   }
 
   private static func forgettingElements(_ globals: [Whole?], _ arrays: [Int]) -> [Whole?] {
@@ -69,23 +107,35 @@ extension WholeIndexAnalysis {
         switch binding.value {
         case .number: continue
         case .zeros: found.append((Int(global.index), literal(0)))
-        case .elements(let node): found.append((Int(global.index), elements(of: node, in: tree)))
+        case .elements(let node): found.append((Int(global.index), elements(of: node, in: program)))
         }
       }
     }
     return found
   }
 
-  private static func elements(of node: ExprID, in tree: SyntaxTree) -> Whole? {
+  private static func elements(of node: ExprID, in program: CheckedProgram) -> Whole? {
+    let tree = program.tree
     switch tree[node] {
     case .string: return Whole(bits: 8, sign: .nonNegative, mayBeNegativeZero: false)
     case .arrayLiteral(let list):
       var fact = Self.literal(0)
       for element in tree.arguments(list) {
-        guard case .number(let value) = tree[element] else { return nil }
+        guard let value = literalValue(element, in: program) else { return nil }
         fact = join(fact, Self.literal(value))
       }
       return fact
+    default: return nil
+    }
+  }
+
+  /// A number literal's value, or a negated one's (`-3`, with the built-in `-`).
+  private static func literalValue(_ node: ExprID, in program: CheckedProgram) -> Double? {
+    switch program.tree[node] {
+    case .number(let value): return value
+    case .unary(_, let operand):
+      guard program.callee(of: node) == nil, case .number(let value) = program.tree[operand] else { return nil }
+      return -value
     default: return nil
     }
   }

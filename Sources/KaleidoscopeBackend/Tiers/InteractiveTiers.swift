@@ -96,5 +96,7 @@ final class InteractiveTiers: CompiledCode, @unchecked Sendable {
   func awaitsCode(forLoop node: ExprID) -> Bool { false }
   func loopMissed(_ node: ExprID, of body: Int) {}
   func loopEnded(_ node: ExprID, iterations: Int) {}
+  /// The REPL's arrays hold doubles: a later input may store anything.
+  func keepsIntegers(in global: GlobalID) -> Bool { false }
   func starting(topLevel body: Int) {}
 }

@@ -20,17 +20,18 @@ final class TierCompiler {
   private var jit: JIT?
   /// The start of every module's key in the cache, made with the JIT (`keyHeader`).
   private var keyHeader: [UInt8] = []
-  /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), computed once
-  /// for every module of the run rather than once per module.
-  private var stableGlobals: [WholeIndexAnalysis.Whole?]?
-  /// The literal initialisers of the number globals that nothing assigns, made with
-  /// `stableGlobals`: once a declaration has run, its global holds that value for good.
-  private var fixedCandidates: [Int32: Double] = [:]
+  /// What is known of the globals, worked out once for every module of the run rather than
+  /// once per module, and shared with the interpreter.
+  private let globalFacts: ProgramGlobalFacts
+  /// The literal initialisers of the number globals that nothing assigns, made with the
+  /// first module: once a declaration has run, its global holds that value for good.
+  private var fixedCandidates: [Int32: Double]?
 
   init(
     program: CheckedProgram, options: CompileOptions, globals: GlobalCells, graph: CallGraph, unresolved: Set<String>,
-    statistics: TierStatistics, cache: MachineCodeCache?
+    statistics: TierStatistics, cache: MachineCodeCache?, globalFacts: ProgramGlobalFacts
   ) {
+    self.globalFacts = globalFacts
     self.program = program
     self.options = options
     self.globals = globals
@@ -60,7 +61,7 @@ final class TierCompiler {
   /// elements from its cell as memory that never changes (`IRGenerator.loadArray(of:)`).
   func fixedGlobals(_ cells: [(UInt64, UInt64)]) -> IRGenerator.FixedGlobals {
     var fixed = IRGenerator.FixedGlobals()
-    for (index, literal) in fixedCandidates where cells[Int(index)].0 == literal.bitPattern {
+    for (index, literal) in fixedCandidates ?? [:] where cells[Int(index)].0 == literal.bitPattern {
       fixed.numbers[index] = literal
     }
     for (index, symbol) in program.globals.symbols.enumerated() where symbol.kind == .array && cells[index].1 != 0 {
@@ -88,15 +89,14 @@ final class TierCompiler {
       let jit = try host()
       let module = Module(name: "tier", context: Context())
       module.configure(for: jit.machine)
-      if stableGlobals == nil {
-        let stable = WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics)
-        stableGlobals = stable
-        fixedCandidates = WholeIndexAnalysis.literalInitializers(of: program).filter { stable[Int($0.key)] != nil }
+      let facts = globalFacts.facts
+      if fixedCandidates == nil {
+        fixedCandidates = WholeIndexAnalysis.literalInitializers(of: program).filter { facts.stable[Int($0.key)] != nil }
       }
       let fixed = fixedGlobals(globalsThen)
       let generator = IRGenerator(
         program: program, module: module, options: options, linking: .tiered(copies: copies, fixed: fixed),
-        unresolved: unresolved, stableGlobals: stableGlobals)
+        unresolved: unresolved, globalFacts: (facts.stable, facts.integerArrays))
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let names = entries.map { $0.emit(generator) }
       try module.verify()

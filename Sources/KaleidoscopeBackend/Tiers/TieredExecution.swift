@@ -76,6 +76,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
   /// What the compiler thread knows and builds with (its JIT among it).
   private let tierCompiler: TierCompiler
+  /// What is known of the globals, shared by the interpreter and the compiler.
+  private let globalFacts: ProgramGlobalFacts
   /// Set when the program has ended: queued compiles are then skipped.
   private let finished = Atomic<Bool>(false)
 
@@ -111,9 +113,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     codeOnItsWay = [Bool](repeating: false, count: functions)
     let unresolved = Set(
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
+    globalFacts = ProgramGlobalFacts(program: program, forSemantics: options.forSemantics)
     tierCompiler = TierCompiler(
       program: program, options: options, globals: globals, graph: graph, unresolved: unresolved,
-      statistics: statistics, cache: cache)
+      statistics: statistics, cache: cache, globalFacts: globalFacts)
     // A program that may well need the compiler has it made while the interpreter starts.
     let reached = program.reachableBodies
     if reached.contains(where: { body in
@@ -291,6 +294,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     guard case .loop(let index) = program.tree[node] else { return }
     loopIterations[Int(index)] += iterations % loopReportInterval
     loopRuns[Int(index)] += 1
+  }
+
+  public func keepsIntegers(in global: GlobalID) -> Bool {
+    globalFacts.facts.integerArrays[Int(global.index)]
   }
 
   public func starting(topLevel body: Int) {
