@@ -1,4 +1,5 @@
 import KaleidoscopeFrontend
+import TestSupport
 import Testing
 
 @testable import KaleidoscopeBackend
@@ -56,5 +57,20 @@ struct IntegerArraysTests {
       of: program, globals: WholeIndexAnalysis.stableGlobals(of: program, forSemantics: .current))
     let names = program.globals.symbols.indices.filter { kept[$0] }.map { program.globals.symbols[$0].spelling }
     #expect(names.joined(separator: " ") == integers)
+  }
+
+  /// The differential tests run generated programs through every engine: some must keep
+  /// arrays as integers, or the engines' agreement on them goes untested.
+  @Test func generatedProgramsKeepSomeArraysAsIntegers() throws {
+    var programs = 0
+    for seed in 1...24 as ClosedRange<UInt64> {
+      var generator = ProgramGenerator(seed: seed)
+      let result = Pipeline.check(SourceFile(name: "generated.ks", text: generator.program()))
+      guard !result.diagnostics.hasErrors else { continue }
+      let kept = WholeIndexAnalysis.integerArrays(
+        of: result.program, globals: WholeIndexAnalysis.stableGlobals(of: result.program, forSemantics: .current))
+      if kept.contains(true) { programs += 1 }
+    }
+    #expect(programs >= 4, "\(programs) of 24 generated programs keep an array as integers")
   }
 }

@@ -294,6 +294,11 @@ public struct ProgramGenerator {
     "[" + (0..<pick(0...4)).map { _ in expression(depth: depth - 1, multiplier: multiplier) }.joined(separator: ", ") + "]"
   }
 
+  /// A whole number: small, negative, or at the edge of what an integer array keeps.
+  private mutating func wholeNumber() -> String {
+    ["0", "1", "7", "255", "(-3)", "4503599627370495", "4503599627370496"].randomElement(using: &random)!
+  }
+
   private mutating func string() -> String {
     ["\"\"", "\"a\"", "\"hi\\n\"", "\"tab\\there\"", "\"\\x41\\\\\\\"\\0\"", "\"é\""].randomElement(using: &random)!
   }
@@ -301,7 +306,10 @@ public struct ProgramGenerator {
   /// An element read or write. Guarded by the array's length unless `allowsFaults`.
   private mutating func element(depth: Int, multiplier: Int, storing: Bool) -> String {
     guard let array = arrays().randomElement(using: &random) else { return leaf() }
-    let value = storing ? " = \(expression(depth: depth - 1, multiplier: multiplier))" : ""
+    // A whole number a third of the time, so that some arrays hold only whole numbers and
+    // are kept as integers (`WholeIndexAnalysis.integerArrays`).
+    let stored = chance(1, of: 3) ? wholeNumber() : expression(depth: depth - 1, multiplier: multiplier)
+    let value = storing ? " = \(stored)" : ""
     if allowsFaults {
       // A number variable half the time: what the IR generator's proofs of whole indices,
       // and its copies of functions called with them, reason about.
