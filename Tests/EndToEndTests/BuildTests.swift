@@ -62,14 +62,16 @@ struct BuildTests {
     try debugFib(pendingBreakpoint: true, program: ["--args", Tool.executable.path, "run", "-g", "-O0", source])
   }
 
-  /// A program with a global number, a global array, an array parameter and a local array.
+  /// A program with a global number, a global array, an array parameter and a local array;
+  /// `counts` holds only whole numbers and is never passed, which without `-g` would keep
+  /// it as integers (DESIGN.md): with `-g` it holds the doubles DWARF describes.
   private func dataSource() throws -> String {
     let path = temporary("data.ks")
     try """
-    var total = 2.5, values[] = [1, 2, 3]
+    var total = 2.5, values[] = [1, 2, 3], counts[] = [4, 5]
     def sum(a[] n)
       var s = 0 in
-        (for i = 0, i < n in s = s + a[i]) + s
+        (for i = 0, i < n in s = s + a[i]) + s + counts[1]
     def scratch()
       var tmp[] = [7, 8] in
         tmp[0] + tmp[1]
@@ -85,7 +87,7 @@ struct BuildTests {
     let setup = pendingBreakpoint ? ["-ex", "set breakpoint pending on"] : []
     let commands = [
       "break sum", "run", "print total", "print *values.data@values.length", "print *a.data@a.length", "print n",
-      "break 7", "continue", "print *tmp.data@tmp.length", "kill",
+      "break 7", "continue", "print *tmp.data@tmp.length", "print *counts.data@counts.length", "kill",
     ].flatMap { ["-ex", $0] }
     let gdb = try Tool.runExecutable("/usr/bin/gdb", arguments: ["-q", "-batch"] + setup + commands + program)
     #expect(gdb.stdout.contains("sum (a=..., n=3) at "), "\(gdb.stdout)\(gdb.stderr)")
@@ -94,6 +96,7 @@ struct BuildTests {
     #expect(gdb.stdout.contains("$3 = {1, 2, 3}\n"))
     #expect(gdb.stdout.contains("$4 = 3\n"))
     #expect(gdb.stdout.contains("$5 = {7, 8}\n"))
+    #expect(gdb.stdout.contains("$6 = {4, 5}\n"))
   }
 
   @Test func gdbPrintsGlobalsAndArraysOfAnExecutable() throws {
