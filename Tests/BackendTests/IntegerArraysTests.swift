@@ -27,7 +27,7 @@ struct IntegerArraysTests {
     ("var p[10], h\nh = (p[0] = 0.5)", ""),
     ("var p[10]\ndef f(x) p[0] = x", ""),
     ("var p[10]\ndef f() p[0] = 0 * -1", ""),
-    // A count stepped by 1 with no bound may pass 2^52 (it stops at 2^63), and a product
+    // A count stepped by 1 with no bound may pass 2^52, and a product
     // grows past any bound: both keep doubles.
     ("var p[10]\ndef f(i) p[i] = p[i] + 1", ""),
     ("var p[10]\ndef f() for i = 0, i < 10 in p[0] = p[0] * 3 + 1", ""),

@@ -99,8 +99,9 @@ extension IRGenerator {
     }
     let integer = LLVMBuildLoad2(b, int64, address, "element.integer")!
     aliasInfo.tag(integer, .element)
-    if let fact = stableGlobals()[Int(global.index)], fact.bits < 63 {
-      // What the proof knows bounds the integer, so LLVM can drop conversions back to it.
+    if let fact = stableGlobals()[Int(global.index)] {
+      // What the proof knows (below 2^52) bounds the integer, so LLVM can drop conversions
+      // back to it and do arithmetic on it in integers.
       let bound = Int64(1) << fact.bits
       let lower = fact.sign == .nonNegative ? 0 : 1 - bound
       aliasInfo.markRange(

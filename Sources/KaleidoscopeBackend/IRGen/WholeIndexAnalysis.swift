@@ -199,13 +199,13 @@ struct WholeIndexAnalysis {
   }
 
   /// A fact that grew in a loop, rounded up to the next bound that can hold: an index plus
-  /// a little (a counter checked, then stepped), then 2^63, then, for a number not negative,
-  /// 2^64. A count stepped by small numbers stops at 2^63 (`sumBits`), where it still
-  /// converts signed, and an array of such counts can keep integers.
+  /// a little (a counter checked, then stepped), or the widest that converts exactly.
   static func widen(_ fact: Whole?) -> Whole? {
     guard let fact else { return nil }
-    let bits = fact.bits <= Whole.counter.bits ? Whole.counter.bits : fact.sign == .nonNegative ? 64 : 63
-    return Whole(bits: bits, sign: fact.sign, mayBeNegativeZero: fact.mayBeNegativeZero)
+    if fact.bits <= Whole.counter.bits {
+      return Whole(bits: Whole.counter.bits, sign: fact.sign, mayBeNegativeZero: fact.mayBeNegativeZero)
+    }
+    return Whole(bits: fact.sign == .nonNegative ? 64 : 63, sign: fact.sign, mayBeNegativeZero: fact.mayBeNegativeZero)
   }
 
   // MARK: - Locals
