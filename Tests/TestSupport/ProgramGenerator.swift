@@ -294,6 +294,14 @@ public struct ProgramGenerator {
     "[" + (0..<pick(0...4)).map { _ in expression(depth: depth - 1, multiplier: multiplier) }.joined(separator: ", ") + "]"
   }
 
+  /// An element of some array, a global one if there is one, or 0 if there is none: an
+  /// index that reads an array (only a global array can keep integers).
+  private mutating func elementAsIndex() -> String {
+    let globals = arrays().filter { $0.name.hasPrefix("ga") }
+    guard let array = (globals.isEmpty ? arrays() : globals).randomElement(using: &random) else { return "0" }
+    return "(if 0 < len(\(array.name)) then \(array.name)[0] else 0)"
+  }
+
   /// A whole number: small, negative, or at the edge of what an integer array keeps.
   private mutating func wholeNumber() -> String {
     ["0", "1", "7", "255", "(-3)", "4503599627370495", "4503599627370496"].randomElement(using: &random)!
@@ -316,7 +324,9 @@ public struct ProgramGenerator {
       let variable = chance(1, of: 2) ? numbers().randomElement(using: &random)?.name : nil
       return "(\(array.name)[\(variable ?? expression(depth: depth - 1, multiplier: multiplier))]\(value))"
     }
-    let index = pick(0...3)
+    // An element of an array a third of the time, which makes that array one whose
+    // elements become indices (`WholeIndexAnalysis.arraysReadAsIndices`).
+    let index = chance(1, of: 3) ? elementAsIndex() : "\(pick(0...3))"
     let otherwise = expression(depth: depth - 1, multiplier: multiplier)
     return "(if \(index) < len(\(array.name)) then \(array.name)[\(index)]\(value) else \(otherwise))"
   }

@@ -53,42 +53,6 @@ extension WholeIndexAnalysis {
     return forgettingElements(globals, arrays)
   }
 
-  /// The array globals of a whole program whose elements are kept as 64-bit integers
-  /// instead of doubles, by `GlobalID.index`: those never passed to a function, so that
-  /// only the code that indexes them by name reads or writes them, and whose every element
-  /// is proved (`globals`, from `stableGlobals`) a whole number below 2^52 in magnitude
-  /// that is never -0. Such a double converts to an integer and back exactly, so every
-  /// engine that agrees on this list reads what the language's doubles would hold.
-  ///
-  /// Below 2^52, LLVM also knows (from the range of each load) that arithmetic on an
-  /// element gives the same in integers, and does it there: `cell + 1` stored back needs
-  /// no conversion. A larger bound would leave a conversion each way around every such
-  /// update, slower than doubles, and an array of counts that only grows would pay it.
-  static func integerArrays(of program: CheckedProgram, globals: [Whole?]) -> [Bool] {
-    let passed = passedArrays(of: program)
-    return program.globals.symbols.indices.map { index in
-      guard program.globals.symbols[index].kind == .array, !passed.contains(index), index < globals.count,
-        let fact = globals[index]
-      else { return false }
-      return fact.bits <= 52 && !fact.mayBeNegativeZero
-    }
-  }
-
-  /// The array globals named as a call's argument: only they can reach an array parameter
-  /// (an array name is used as a value nowhere else).
-  static func passedArrays(of program: CheckedProgram) -> Set<Int> {
-    let tree = program.tree
-    var passed: Set<Int> = []
-    for index in 0..<tree.exprCount {
-      let id = ExprID(index: Int32(index))
-      guard case .variable = tree[id], case .global(let global)? = program.reference(of: id),
-        program.globals.symbols[Int(global.index)].kind == .array
-      else { continue }
-      passed.insert(Int(global.index))
-    }
-    return passed
-  }
-
   private static func forgettingElements(_ globals: [Whole?], _ arrays: [Int]) -> [Whole?] {
     var globals = globals
     for index in arrays { globals[index] = nil }

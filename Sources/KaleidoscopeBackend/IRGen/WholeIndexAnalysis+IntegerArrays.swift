@@ -1,0 +1,151 @@
+import KaleidoscopeFrontend
+
+/// Which global arrays of a whole program keep their elements as 64-bit integers.
+extension WholeIndexAnalysis {
+  /// The array globals of a whole program whose elements are kept as 64-bit integers
+  /// instead of doubles, by `GlobalID.index`: those never passed to a function, so that
+  /// only the code that indexes them by name reads or writes them, whose every element is
+  /// proved (`globals`, from `stableGlobals`) a whole number below 2^52 in magnitude that
+  /// is never -0, and some of whose elements become an index (`arraysReadAsIndices`). Such
+  /// a double converts to an integer and back exactly, so every engine that agrees on this
+  /// list reads what the language's doubles would hold.
+  ///
+  /// An element that becomes an index is converted to an integer on the way, often on a
+  /// loop's critical path (a permutation's `perm[perm[0]]`, a jump table's
+  /// `pc = jump[pc]`); kept as an integer, it needs no conversion. An element that only
+  /// enters arithmetic would instead be converted to a double at each read (an integer
+  /// matrix's product), so such an array keeps doubles. Below 2^52, LLVM also knows (from
+  /// the range of each load) that arithmetic on an element gives the same in integers,
+  /// and does it there: `cell + 1` stored back needs no conversion.
+  static func integerArrays(of program: CheckedProgram, globals: [Whole?]) -> [Bool] {
+    let none = [Bool](repeating: false, count: program.globals.symbols.count)
+    guard program.globals.symbols.contains(where: { $0.kind == .array }) else { return none }
+    let passed = passedArrays(of: program)
+    let readAsIndices = arraysReadAsIndices(of: program)
+    return program.globals.symbols.indices.map { index in
+      guard program.globals.symbols[index].kind == .array, !passed.contains(index), readAsIndices.contains(index),
+        index < globals.count, let fact = globals[index]
+      else { return false }
+      return fact.bits <= 52 && !fact.mayBeNegativeZero
+    }
+  }
+
+  /// The array globals named as a call's argument: only they can reach an array parameter
+  /// (an array name is used as a value nowhere else).
+  static func passedArrays(of program: CheckedProgram) -> Set<Int> {
+    let tree = program.tree
+    var passed: Set<Int> = []
+    for index in 0..<tree.exprCount {
+      let id = ExprID(index: Int32(index))
+      guard case .variable = tree[id], case .global(let global)? = program.reference(of: id),
+        program.globals.symbols[Int(global.index)].kind == .array
+      else { continue }
+      passed.insert(Int(global.index))
+    }
+    return passed
+  }
+
+  /// The array globals some of whose elements become an index within one body: read as
+  /// one (`a[b[i]]`), or held by number locals on the way (`k = perm[0]`, `j = k`, then
+  /// `perm[j]`), possibly plus or minus something (`b[i] + 1`) or as a branch of an `if`.
+  static func arraysReadAsIndices(of program: CheckedProgram) -> Set<Int> {
+    var arrays: Set<Int> = []
+    for body in program.bodies {
+      var flow = ElementFlow(program: program, body: body)
+      arrays.formUnion(flow.arraysReadAsIndices())
+    }
+    return arrays
+  }
+}
+
+/// Which arrays' elements each number local of one body may hold, for
+/// `WholeIndexAnalysis.arraysReadAsIndices`: a syntactic walk, to a fixed point over the
+/// body's assignments, that ignores the order they run in.
+private struct ElementFlow {
+  let program: CheckedProgram
+  let body: CheckedBody
+  /// For each local, by `LocalID.index`, the arrays (by `GlobalID.index`) whose elements
+  /// it may hold.
+  private var held: [Set<Int>]
+  /// Each assignment of a local in the body (`=`, or a `var` binding), and the indices of
+  /// its element accesses.
+  private var assignments: [(local: LocalID, value: ExprID)] = []
+  private var indices: [ExprID] = []
+
+  init(program: CheckedProgram, body: CheckedBody) {
+    self.program = program
+    self.body = body
+    held = Array(repeating: [], count: body.locals.count)
+    collect()
+  }
+
+  /// Most walks of the assignments; a flow found later is missed, which only leaves an
+  /// array as doubles.
+  static let rounds = 8
+
+  /// The arrays whose elements reach an index of the body.
+  mutating func arraysReadAsIndices() -> Set<Int> {
+    var changed = true
+    for _ in 0..<Self.rounds where changed {
+      changed = false
+      for (local, value) in assignments {
+        let before = held[Int(local.index)].count
+        held[Int(local.index)].formUnion(arrays(in: value))
+        changed = changed || held[Int(local.index)].count != before
+      }
+    }
+    return indices.reduce(into: Set<Int>()) { $0.formUnion(arrays(in: $1)) }
+  }
+
+  /// The arrays whose elements the value of `id` may be, give or take a sum, on either
+  /// branch of an `if`; walked without
+  /// recursion, so that a long chain of sums cannot exhaust the stack.
+  private func arrays(in id: ExprID) -> Set<Int> {
+    let tree = program.tree
+    var arrays: Set<Int> = []
+    var work = [id]
+    while let next = work.popLast() {
+      switch tree[next] {
+      case .element:
+        if case .global(let global) = program.variable(of: next) { arrays.insert(Int(global.index)) }
+      case .variable:
+        if case .local(let local)? = program.reference(of: next), Int(local.index) < held.count {
+          arrays.formUnion(held[Int(local.index)])
+        }
+      case .binary(let op, let lhs, let rhs):
+        if program.callee(of: next) == nil, op == UInt8(ascii: "+") || op == UInt8(ascii: "-") { work += [lhs, rhs] }
+      case .assign(_, let value):
+        work.append(value)
+      case .ifElse(_, let then, let otherwise):
+        work += [then, otherwise]
+      case .number, .unary, .call, .loop, .varIn, .storeElement, .length, .arrayLiteral, .string, .globalDeclaration,
+        .error:
+        break
+      }
+    }
+    return arrays
+  }
+
+  /// Finds the body's assignments of locals and the indices of its element accesses.
+  private mutating func collect() {
+    let tree = program.tree
+    _ = tree.contains(SyntaxNode(.expr(body.body))) { node in
+      guard case .expr(let id) = node.reference else { return false }
+      switch tree[id] {
+      case .assign(let target, let value):
+        if case .local(let local)? = program.reference(of: target) { assignments.append((local, value)) }
+      case .varIn(let index):
+        let varIn = tree.varIn(index)
+        for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
+          if case .number(let initializer?) = binding.value { assignments.append((local, initializer)) }
+        }
+      case .element(_, let index), .storeElement(_, let index, _):
+        indices.append(index)
+      case .number, .variable, .unary, .binary, .call, .ifElse, .loop, .length, .arrayLiteral, .string,
+        .globalDeclaration, .error:
+        break
+      }
+      return false
+    }
+  }
+}
