@@ -324,8 +324,8 @@ public struct ProgramGenerator {
       let variable = chance(1, of: 2) ? numbers().randomElement(using: &random)?.name : nil
       return "(\(array.name)[\(variable ?? expression(depth: depth - 1, multiplier: multiplier))]\(value))"
     }
-    // An element of an array a third of the time, which makes that array one whose
-    // elements become indices (`WholeIndexAnalysis.arraysReadAsIndices`).
+    // An element of an array a third of the time: an index read from an array, which an
+    // array kept as integers gives without a conversion.
     let index = chance(1, of: 3) ? elementAsIndex() : "\(pick(0...3))"
     let otherwise = expression(depth: depth - 1, multiplier: multiplier)
     return "(if \(index) < len(\(array.name)) then \(array.name)[\(index)]\(value) else \(otherwise))"

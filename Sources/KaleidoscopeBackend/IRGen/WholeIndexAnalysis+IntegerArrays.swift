@@ -6,24 +6,24 @@ extension WholeIndexAnalysis {
   /// instead of doubles, by `GlobalID.index`: those never passed to a function, so that
   /// only the code that indexes them by name reads or writes them, whose every element is
   /// proved (`globals`, from `stableGlobals`) a whole number below 2^52 in magnitude that
-  /// is never -0, and some of whose elements become an index (`arraysReadAsIndices`). Such
-  /// a double converts to an integer and back exactly, so every engine that agrees on this
-  /// list reads what the language's doubles would hold.
+  /// is never -0, and none of whose elements is multiplied or divided
+  /// (`arraysInProducts`). Such a double converts to an integer and back exactly, so every
+  /// engine that agrees on this list reads what the language's doubles would hold.
   ///
-  /// An element that becomes an index is converted to an integer on the way, often on a
-  /// loop's critical path (a permutation's `perm[perm[0]]`, a jump table's
-  /// `pc = jump[pc]`); kept as an integer, it needs no conversion. An element that only
-  /// enters arithmetic would instead be converted to a double at each read (an integer
-  /// matrix's product), so such an array keeps doubles. Below 2^52, LLVM also knows (from
-  /// the range of each load) that arithmetic on an element gives the same in integers,
-  /// and does it there: `cell + 1` stored back needs no conversion.
+  /// An element that becomes an index, or is compared, is converted to an integer on the
+  /// way, often on a loop's critical path (a permutation's `perm[perm[0]]`, a jump table's
+  /// `pc = jump[pc]`, an interpreter's dispatch on `code[pc]`); kept as an integer, it
+  /// needs none. Below 2^52, LLVM also knows (from the range of each load) that `cell + 1`
+  /// or `count[r] - 1` gives the same in integers, and does it there. A product must be
+  /// done in doubles, so an element multiplied would be converted at each read instead
+  /// (an integer matrix's product ran 1.2× slower): such an array keeps doubles.
   static func integerArrays(of program: CheckedProgram, globals: [Whole?]) -> [Bool] {
     let none = [Bool](repeating: false, count: program.globals.symbols.count)
     guard program.globals.symbols.contains(where: { $0.kind == .array }) else { return none }
     let passed = passedArrays(of: program)
-    let readAsIndices = arraysReadAsIndices(of: program)
+    let inProducts = arraysInProducts(of: program)
     return program.globals.symbols.indices.map { index in
-      guard program.globals.symbols[index].kind == .array, !passed.contains(index), readAsIndices.contains(index),
+      guard program.globals.symbols[index].kind == .array, !passed.contains(index), !inProducts.contains(index),
         index < globals.count, let fact = globals[index]
       else { return false }
       return fact.bits <= 52 && !fact.mayBeNegativeZero
@@ -45,21 +45,22 @@ extension WholeIndexAnalysis {
     return passed
   }
 
-  /// The array globals some of whose elements become an index within one body: read as
-  /// one (`a[b[i]]`), or held by number locals on the way (`k = perm[0]`, `j = k`, then
-  /// `perm[j]`), possibly plus or minus something (`b[i] + 1`) or as a branch of an `if`.
-  static func arraysReadAsIndices(of program: CheckedProgram) -> Set<Int> {
+  /// The array globals some of whose elements are multiplied or divided (by the built-in
+  /// `*` or `/`) within one body: directly (`a[i] * x`), or held by number locals on the
+  /// way (`v = a[i]`, then `v * x`), possibly plus or minus something or as a branch of an
+  /// `if`.
+  static func arraysInProducts(of program: CheckedProgram) -> Set<Int> {
     var arrays: Set<Int> = []
     for body in program.bodies {
       var flow = ElementFlow(program: program, body: body)
-      arrays.formUnion(flow.arraysReadAsIndices())
+      arrays.formUnion(flow.arraysInProducts())
     }
     return arrays
   }
 }
 
 /// Which arrays' elements each number local of one body may hold, for
-/// `WholeIndexAnalysis.arraysReadAsIndices`: a syntactic walk, to a fixed point over the
+/// `WholeIndexAnalysis.arraysInProducts`: a syntactic walk, to a fixed point over the
 /// body's assignments, that ignores the order they run in.
 private struct ElementFlow {
   let program: CheckedProgram
@@ -67,10 +68,10 @@ private struct ElementFlow {
   /// For each local, by `LocalID.index`, the arrays (by `GlobalID.index`) whose elements
   /// it may hold.
   private var held: [Set<Int>]
-  /// Each assignment of a local in the body (`=`, or a `var` binding), and the indices of
-  /// its element accesses.
+  /// Each assignment of a local in the body (`=`, or a `var` binding), and the operands of
+  /// its products and quotients.
   private var assignments: [(local: LocalID, value: ExprID)] = []
-  private var indices: [ExprID] = []
+  private var operands: [ExprID] = []
 
   init(program: CheckedProgram, body: CheckedBody) {
     self.program = program
@@ -79,12 +80,12 @@ private struct ElementFlow {
     collect()
   }
 
-  /// Most walks of the assignments; a flow found later is missed, which only leaves an
-  /// array as doubles.
+  /// Most walks of the assignments, after which every array counts as multiplied (a flow
+  /// missed would leave one as integers that pays a conversion per read).
   static let rounds = 8
 
-  /// The arrays whose elements reach an index of the body.
-  mutating func arraysReadAsIndices() -> Set<Int> {
+  /// The arrays whose elements reach an operand of a product or a quotient of the body.
+  mutating func arraysInProducts() -> Set<Int> {
     var changed = true
     for _ in 0..<Self.rounds where changed {
       changed = false
@@ -94,7 +95,8 @@ private struct ElementFlow {
         changed = changed || held[Int(local.index)].count != before
       }
     }
-    return indices.reduce(into: Set<Int>()) { $0.formUnion(arrays(in: $1)) }
+    if changed { return Set(program.globals.symbols.indices) }
+    return operands.reduce(into: Set<Int>()) { $0.formUnion(arrays(in: $1)) }
   }
 
   /// The arrays whose elements the value of `id` may be, give or take a sum, on either
@@ -126,7 +128,7 @@ private struct ElementFlow {
     return arrays
   }
 
-  /// Finds the body's assignments of locals and the indices of its element accesses.
+  /// Finds the body's assignments of locals and the operands of its products and quotients.
   private mutating func collect() {
     let tree = program.tree
     _ = tree.contains(SyntaxNode(.expr(body.body))) { node in
@@ -139,9 +141,9 @@ private struct ElementFlow {
         for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
           if case .number(let initializer?) = binding.value { assignments.append((local, initializer)) }
         }
-      case .element(_, let index), .storeElement(_, let index, _):
-        indices.append(index)
-      case .number, .variable, .unary, .binary, .call, .ifElse, .loop, .length, .arrayLiteral, .string,
+      case .binary(let op, let lhs, let rhs):
+        if program.callee(of: id) == nil, op == UInt8(ascii: "*") || op == UInt8(ascii: "/") { operands += [lhs, rhs] }
+      case .number, .variable, .unary, .call, .ifElse, .loop, .element, .storeElement, .length, .arrayLiteral, .string,
         .globalDeclaration, .error:
         break
       }
