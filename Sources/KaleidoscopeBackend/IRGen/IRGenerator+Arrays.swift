@@ -82,10 +82,7 @@ extension IRGenerator {
   /// reads the elements as the doubles the language has.
   func holdsIntegers(_ variable: VariableReference) -> Bool {
     guard case .global(let global) = variable, debugInfo == nil, indices.knowsEveryAssignment else { return false }
-    if indices.integerArrays == nil {
-      indices.integerArrays = WholeIndexAnalysis.integerArrays(of: program, globals: stableGlobals())
-    }
-    return indices.integerArrays![Int(global.index)]
+    return globalFacts().integerArrays[Int(global.index)]
   }
 
   /// Reads the element at `address` of the array the node at `node` accesses, as a number.
@@ -99,7 +96,7 @@ extension IRGenerator {
     }
     let integer = LLVMBuildLoad2(b, int64, address, "element.integer")!
     aliasInfo.tag(integer, .element)
-    if let fact = stableGlobals()[Int(global.index)] {
+    if let fact = globalFacts().stable[Int(global.index)] {
       // What the proof knows (below 2^52) bounds the integer, so LLVM can drop conversions
       // back to it and do arithmetic on it in integers.
       let bound = Int64(1) << fact.bits

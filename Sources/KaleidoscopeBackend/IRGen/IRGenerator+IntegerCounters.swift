@@ -142,7 +142,7 @@ extension IRGenerator {
       switch program.variable(of: id) {
       case .local(let local): return activeCounters[local.index]
       case .global(let global):
-        let known = indices.globals ?? []
+        let known = indices.globalFacts?.stable ?? []
         return Int(global.index) < known.count ? known[Int(global.index)]?.bits : nil
       }
     case .length:

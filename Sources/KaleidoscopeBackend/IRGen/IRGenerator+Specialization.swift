@@ -40,12 +40,9 @@ struct IndexKnowledge {
   /// Whether the module's program is the whole program, whose every assignment is known:
   /// not so in the REPL, where a later input may declare a global again.
   let knowsEveryAssignment: Bool
-  /// What is known of each number global (`WholeIndexAnalysis.stableGlobals`), made on first
-  /// need.
-  var globals: [WholeIndexAnalysis.Whole?]?
-  /// The array globals kept as integers (`WholeIndexAnalysis.integerArrays`), made on first
-  /// need.
-  var integerArrays: [Bool]?
+  /// What is known of the globals and which arrays keep integers
+  /// (`WholeIndexAnalysis.globalFacts`), made on first need.
+  var globalFacts: WholeIndexAnalysis.GlobalFacts?
 
   init(program: CheckedProgram, specializes: Bool, knowsEveryAssignment: Bool) {
     self.knowsEveryAssignment = knowsEveryAssignment
@@ -76,13 +73,14 @@ extension IRGenerator {
     return analysed
   }
 
-  /// What is known of each global (`WholeIndexAnalysis.stableGlobals`), computed on first
+  /// What is known of the globals (`WholeIndexAnalysis.globalFacts`), computed on first
   /// need; nothing in the REPL.
-  func stableGlobals() -> [WholeIndexAnalysis.Whole?] {
-    if let known = indices.globals { return known }
+  func globalFacts() -> WholeIndexAnalysis.GlobalFacts {
+    if let known = indices.globalFacts { return known }
     let made =
-      indices.knowsEveryAssignment ? WholeIndexAnalysis.stableGlobals(of: program, forSemantics: options.forSemantics) : []
-    indices.globals = made
+      indices.knowsEveryAssignment
+      ? WholeIndexAnalysis.globalFacts(of: program, forSemantics: options.forSemantics) : .none
+    indices.globalFacts = made
     return made
   }
 
@@ -90,7 +88,7 @@ extension IRGenerator {
   private func analyze(_ body: CheckedBody, wholeParameters: UInt64) -> IndexFacts {
     var visited = 0
     let facts = WholeIndexAnalysis.analyze(
-      body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters, globals: stableGlobals(),
+      body, in: program, forSemantics: options.forSemantics, wholeParameters: wholeParameters, globals: globalFacts().stable,
       budget: indices.budget, visited: &visited)
     indices.budget -= visited
     return facts

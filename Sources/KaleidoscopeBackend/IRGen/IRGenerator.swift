@@ -95,14 +95,13 @@ final class IRGenerator {
   let debugInfo: DebugInfoBuilder?
   var debugScope: LLVMMetadataRef?
 
-  /// `globalFacts`, when given, are `WholeIndexAnalysis.stableGlobals(of:forSemantics:)` and
-  /// `WholeIndexAnalysis.integerArrays(of:globals:)`, computed once by a caller that
-  /// generates many modules of one program (tiered execution, whose interpreter keeps the
-  /// same arrays as integers); otherwise they are computed when first needed.
+  /// `globalFacts`, when given, are `WholeIndexAnalysis.globalFacts(of:forSemantics:)`,
+  /// computed once by a caller that generates many modules of one program (tiered
+  /// execution, whose interpreter keeps the same arrays as integers); otherwise they are
+  /// computed when first needed.
   init(
     program: CheckedProgram, module: Module, options: CompileOptions, linking: Linking, unresolved: Set<String>,
-    debugInfo: DebugInfoBuilder? = nil,
-    globalFacts: (stable: [WholeIndexAnalysis.Whole?], integerArrays: [Bool])? = nil
+    debugInfo: DebugInfoBuilder? = nil, globalFacts: WholeIndexAnalysis.GlobalFacts? = nil
   ) {
     self.debugInfo = debugInfo
     self.program = program
@@ -126,7 +125,7 @@ final class IRGenerator {
     var whole = true
     if case .interactive = linking { (specializes, whole) = (false, false) }
     self.indices = IndexKnowledge(program: program, specializes: specializes, knowsEveryAssignment: whole)
-    if whole, let globalFacts { (indices.globals, indices.integerArrays) = (globalFacts.stable, globalFacts.integerArrays) }
+    if whole { indices.globalFacts = globalFacts }
   }
 
   var tree: SyntaxTree { program.tree }

@@ -21,12 +21,12 @@ extension WholeIndexAnalysis {
   /// fact that a store breaks is widened, or dropped, and the storing bodies are walked
   /// again, until every store keeps every fact. The facts then hold in every execution,
   /// whichever engine stored the elements. A store through an array parameter may reach
-  /// only the arrays passed as arguments (`passedArrays`).
-  static func stableGlobals(of program: CheckedProgram, forSemantics: ForSemantics) -> [Whole?] {
+  /// only the arrays passed as arguments (`passed`, when given, is `passedArrays`).
+  static func stableGlobals(of program: CheckedProgram, forSemantics: ForSemantics, passed: Set<Int>? = nil) -> [Whole?] {
     var globals = numberGlobals(of: program)
     let arrays = program.globals.symbols.indices.filter { program.globals.symbols[$0].kind == .array }
     guard !arrays.isEmpty else { return globals }
-    let passed = passedArrays(of: program)
+    let passed = passed ?? passedArrays(of: program)
     for (index, fact) in initialElements(of: program) { globals[index] = fact }
     let storing = bodiesThatStore(in: program)
     var budget = Self.budget + 8 * program.tree.exprCount

@@ -2,6 +2,25 @@ import KaleidoscopeFrontend
 
 /// Which global arrays of a whole program keep their elements as 64-bit integers.
 extension WholeIndexAnalysis {
+  /// What is known of a whole program's globals (`stableGlobals`) and the array globals
+  /// kept as integers (`integerArrays`), by `GlobalID.index`: worked out together, once
+  /// for every module and engine of a run.
+  struct GlobalFacts {
+    var stable: [Whole?]
+    var integerArrays: [Bool]
+
+    /// What the REPL knows: nothing, and every array holds doubles.
+    static let none = GlobalFacts(stable: [], integerArrays: [])
+  }
+
+  /// The facts of a whole program's globals; the arrays passed to functions are found once
+  /// for both.
+  static func globalFacts(of program: CheckedProgram, forSemantics: ForSemantics) -> GlobalFacts {
+    let passed = passedArrays(of: program)
+    let stable = stableGlobals(of: program, forSemantics: forSemantics, passed: passed)
+    return GlobalFacts(stable: stable, integerArrays: integerArrays(of: program, globals: stable, passed: passed))
+  }
+
   /// The array globals of a whole program whose elements are kept as 64-bit integers
   /// instead of doubles, by `GlobalID.index`: those never passed to a function, so that
   /// only the code that indexes them by name reads or writes them, whose every element is
@@ -17,10 +36,11 @@ extension WholeIndexAnalysis {
   /// or `count[r] - 1` gives the same in integers, and does it there. A product must be
   /// done in doubles, so an element multiplied would be converted at each read instead
   /// (an integer matrix's product ran 1.2× slower): such an array keeps doubles.
-  static func integerArrays(of program: CheckedProgram, globals: [Whole?]) -> [Bool] {
+  /// `passed`, when given, is `passedArrays(of: program)`.
+  static func integerArrays(of program: CheckedProgram, globals: [Whole?], passed: Set<Int>? = nil) -> [Bool] {
     let none = [Bool](repeating: false, count: program.globals.symbols.count)
     guard program.globals.symbols.contains(where: { $0.kind == .array }) else { return none }
-    let passed = passedArrays(of: program)
+    let passed = passed ?? passedArrays(of: program)
     let inProducts = arraysInProducts(of: program)
     return program.globals.symbols.indices.map { index in
       guard program.globals.symbols[index].kind == .array, !passed.contains(index), !inProducts.contains(index),

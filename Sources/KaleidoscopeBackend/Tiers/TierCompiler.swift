@@ -96,7 +96,7 @@ final class TierCompiler {
       let fixed = fixedGlobals(globalsThen)
       let generator = IRGenerator(
         program: program, module: module, options: options, linking: .tiered(copies: copies, fixed: fixed),
-        unresolved: unresolved, globalFacts: (facts.stable, facts.integerArrays))
+        unresolved: unresolved, globalFacts: facts)
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let names = entries.map { $0.emit(generator) }
       try module.verify()
