@@ -244,10 +244,9 @@ extension Interpreter {
 
   public func setElement(_ index: Int, of array: DebugArray, to value: Double) -> Bool {
     guard array.handle < arrays.count, index >= 0, index < arrays[array.handle].count else { return false }
-    // An array of integers keeps only what its proof allows.
-    guard !arrays[array.handle].holdsIntegers || (Int64(exactly: value) != nil && value.sign == .plus) else {
-      return false
-    }
+    // An array of integers holds only what the proof behind it allows, and a debugger's
+    // interpreter never makes one (it runs without compiled code).
+    guard !arrays[array.handle].holdsIntegers else { return false }
     arrays[array.handle][index] = value
     return true
   }
