@@ -48,6 +48,15 @@ struct TraceAPITests {
     #expect((json["stderr"] as? String)?.contains("main.ks:2:12: runtime error: index 7 is out of bounds") == true)
   }
 
+  /// Numbers are written as the language prints them: whole ones as digits (negative, -0
+  /// and 10^15 too), fractions by their shortest form.
+  @Test func numbersAreInTheLanguagesFormat() throws {
+    let server = try PlaygroundServer()
+    let source = "var w[] = [0, -0, 7, -12, 999999999999999, -999999999999999, 1e15, 0.5, -2.25]\nw[0]\n"
+    let body = String(decoding: try server.post("/api/trace", ["source": source]).body, as: UTF8.self)
+    #expect(body.contains(#""w":[0,-0,7,-12,999999999999999,-999999999999999,1e+15,0.5,-2.25]"#))
+  }
+
   @Test func theProgramReadsTheInputGivenAndAFailedReadEndsTheTraceAsAnError() throws {
     let server = try PlaygroundServer()
     let source = "extern readd()\nreadd() + readd()\n"
