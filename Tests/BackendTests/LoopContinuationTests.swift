@@ -88,9 +88,9 @@ struct LoopContinuationTests {
       CHECK: [[OUTER:%[0-9]+]] = fptosi double {{%[0-9]+}} to i64
       CHECK-NEXT: store i64 [[OUTER]], ptr %i.int
       CHECK: [[I:%counter[0-9]*]] = load i64, ptr %i.int
-      CHECK: [[IN:%[0-9]+]] = mul i64 [[I]], {{%[0-9]+}}
+      CHECK: [[IN:%[0-9]+]] = mul nsw i64 [[I]], {{%[0-9]+}}
       CHECK: [[J:%counter[0-9]*]] = load i64, ptr %j.int
-      CHECK: [[POSITION:%[0-9]+]] = add i64 [[IN]], [[J]]
+      CHECK: [[POSITION:%[0-9]+]] = add nsw i64 [[IN]], [[J]]
       CHECK-NOT: fcmp oeq
       CHECK: %inbounds = icmp ult i64 [[POSITION]], %count
       """

@@ -22,7 +22,7 @@ extension IRGenerator {
       if let callee = program.callee(of: id) { return call(callee, [value], site: id) }
       return LLVMBuildFNeg(builder.reference, value, "neg")
     case .binary:
-      return emitBinaryChain(id)
+      return emitExactly(id) ?? emitBinaryChain(id)
     case .assign(let target, let valueExpr):
       let value = emit(valueExpr)
       let variable = program.variable(of: target)
@@ -84,7 +84,8 @@ extension IRGenerator {
   private func emitBinaryChain(_ id: ExprID) -> LLVMValueRef {
     let base = spine.count
     var current = id
-    while case .binary(_, let lhs, _) = tree[current] {
+    // An operand exact in integers is emitted whole (`emitExactly`), not walked.
+    while case .binary(_, let lhs, _) = tree[current], current == id || !worthComputingExactly(current) {
       spine.append(current)
       current = lhs
     }
@@ -124,9 +125,9 @@ extension IRGenerator {
   private func emitCall(_ callee: FunctionID, arguments: ExprIDs, at node: ExprID) -> LLVMValueRef {
     var values: [LLVMValueRef] = []
     var temporaries: [LLVMValueRef] = []
-    for (argument, parameter) in zip(arguments, program.functions[callee].prototype.parameters) {
+    for (position, (argument, parameter)) in zip(arguments, program.functions[callee].prototype.parameters).enumerated() {
       guard parameter.kind == .array else {
-        values.append(emit(argument))
+        values.append(emitArgument(argument, to: callee, position: position))
         continue
       }
       let array: (elements: LLVMValueRef, count: LLVMValueRef)

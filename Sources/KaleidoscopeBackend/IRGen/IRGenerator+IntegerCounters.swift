@@ -3,37 +3,34 @@ import KaleidoscopeFrontend
 
 /// Loop counters as integers. A `for` loop whose counter is provably a whole number below
 /// 2^52 (`integerCounterBits`) keeps it in an `i64` as well as in its double, and an
-/// element's index made only of such counters, whole literals, globals known whole
-/// (`WholeIndexAnalysis.stableGlobals`) and lengths, with `+`, `-` and `*`, is computed in
-/// integers: the very value the doubles would have, since every intermediate stays below
-/// 2^53, but with no conversion and no fraction test, and in a form LLVM can reason about.
-/// The bounds comparison stays, so memory safety never depends on this.
+/// element's index made only of such counters, whole literals, globals and parameters known
+/// whole and lengths, with `+`, `-` and `*` (`ExactArithmetic`), is computed in integers:
+/// the very value the doubles would have, since every intermediate stays below 2^53, but
+/// with no conversion and no fraction test, and in a form LLVM can reason about. The
+/// bounds comparison stays, so memory safety never depends on this.
 extension IRGenerator {
   /// The most bits an integer index may need: below 2^53, a double holds every whole number.
-  static let exactBits = 53
-  /// The deepest index expression looked at (each level is a recursion on this thread).
-  private static let depthLimit = 32
+  static let exactBits = ExactArithmetic.exactBits
+
+  /// What is exact where the builder is: the counters active here, the integral locals,
+  /// the parameters known whole, and the globals known whole.
+  var exactArithmetic: ExactArithmetic {
+    let known = indices.globalFacts?.stable ?? []
+    let facts = indices.current
+    var arithmetic = ExactArithmetic(
+      program: program, localBits: { [activeCounters] in activeCounters[$0.index] },
+      globalBits: { Int($0.index) < known.count ? known[Int($0.index)]?.bits : nil })
+    arithmetic.localMayBeNegativeZero = {
+      facts.integralLocals.contains($0.index) && !facts.integralLocalsNeverNegativeZero.contains($0.index)
+    }
+    return arithmetic
+  }
 
   /// The bits of the magnitude of the counter of `loop` (its local: `variable`) when it may
-  /// live as an integer: the loop is pre-tested, starts at a whole number that cannot be -0,
-  /// steps by a small whole literal (or 1), ends when `variable < e` fails for an `e` known
-  /// below 2^52, and nothing in it assigns the counter. The counter then takes only whole
-  /// values below 2^52 + 2^20 in magnitude, every one exact in a double, and never -0.
+  /// live as an integer (`ExactArithmetic.counterBits`).
   func integerCounterBits(_ loop: ForLoop, variable: LocalID) -> Int? {
     guard options.forSemantics == .current, integerLocals[Int(variable.index)] != nil else { return nil }
-    if let step = loop.step {
-      guard case .number(let value) = tree[step], value >= 1, value <= Double(1 << 20), value.rounded() == value else {
-        return nil
-      }
-    }
-    guard case .binary(let op, let lhs, let bound) = tree[loop.end], op == UInt8(ascii: "<"),
-      program.callee(of: loop.end) == nil, case .variable = tree[lhs], program.variable(of: lhs) == .local(variable),
-      let start = integerBits(loop.start), let end = integerBits(bound), max(start, end) <= 52,
-      !mayBeNegativeZero(loop.start)
-    else { return nil }
-    let parts = [loop.end, loop.body] + (loop.step.map { [$0] } ?? [])
-    guard !parts.contains(where: { assigns(variable, under: $0) }) else { return nil }
-    return max(start, end)
+    return exactArithmetic.counterBits(of: loop, variable: variable)
   }
 
   /// The number locals fixed throughout the loop at `node` that it counts with: the
@@ -125,77 +122,18 @@ extension IRGenerator {
 
   /// Whether anything under `root` assigns the local `variable`.
   private func assigns(_ variable: LocalID, under root: ExprID) -> Bool {
-    tree.contains(SyntaxNode(.expr(root))) { node in
-      guard case .expr(let id) = node.reference, case .assign(let target, _) = tree[id] else { return false }
-      return program.reference(of: target) == .local(variable)
-    }
+    ExactArithmetic.assigns(variable, under: root, in: program)
   }
 
-  /// The bits of the magnitude of `id`'s value when it can be computed exactly in integers
-  /// (see the type's comment); nil otherwise.
-  func integerBits(_ id: ExprID, depth: Int = 0) -> Int? {
-    guard depth < Self.depthLimit else { return nil }
-    switch tree[id] {
-    case .number(let value):
-      return WholeIndexAnalysis.literal(value).map(\.bits).flatMap { $0 <= 52 ? $0 : nil }
-    case .variable:
-      switch program.variable(of: id) {
-      case .local(let local): return activeCounters[local.index]
-      case .global(let global):
-        let known = indices.globalFacts?.stable ?? []
-        return Int(global.index) < known.count ? known[Int(global.index)]?.bits : nil
-      }
-    case .length:
-      return WholeIndexAnalysis.Whole.index.bits
-    case .unary(_, let operand):
-      guard program.callee(of: id) == nil else { return nil }
-      return integerBits(operand, depth: depth + 1)
-    case .binary(let op, let lhs, let rhs):
-      guard program.callee(of: id) == nil, let left = integerBits(lhs, depth: depth + 1),
-        let right = integerBits(rhs, depth: depth + 1)
-      else { return nil }
-      let bits: Int
-      switch op {
-      case UInt8(ascii: "+"), UInt8(ascii: "-"): bits = max(left, right) + 1
-      case UInt8(ascii: "*"): bits = left + right
-      default: return nil
-      }
-      return bits <= Self.exactBits ? bits : nil
-    case .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string, .globalDeclaration,
-      .error:
-      return nil
-    }
+  /// The bits of the magnitude of `id`'s value when it is a whole number computed exactly
+  /// in integers (`ExactArithmetic`); nil otherwise.
+  func integerBits(_ id: ExprID) -> Int? {
+    exactArithmetic.integerBits(id)
   }
 
   /// `id`'s value as an `i64`; only for what `integerBits` accepts.
   func emitInteger(_ id: ExprID) -> LLVMValueRef {
-    let b = builder.reference
-    switch tree[id] {
-    case .number(let value):
-      return LLVMConstInt(int64, UInt64(bitPattern: Int64(value)), 1)
-    case .variable:
-      switch program.variable(of: id) {
-      case .local(let local): return LLVMBuildLoad2(b, int64, integerLocals[Int(local.index)]!, "counter")
-      case .global(let global):
-        if let value = fixedValue(of: global) { return LLVMConstInt(int64, UInt64(bitPattern: Int64(value)), 1) }
-        // Known whole (0, or its literal initialiser), so the conversion is exact.
-        return LLVMBuildFPToSI(b, loadNumber(from: storage(of: .global(global))), int64, "")
-      }
-    case .length:
-      return loadArray(of: program.variable(of: id)).count
-    case .unary(_, let operand):
-      return LLVMBuildNeg(b, emitInteger(operand), "")
-    case .binary(let op, let lhs, let rhs):
-      let left = emitInteger(lhs)
-      let right = emitInteger(rhs)
-      switch op {
-      case UInt8(ascii: "+"): return LLVMBuildAdd(b, left, right, "")
-      case UInt8(ascii: "-"): return LLVMBuildSub(b, left, right, "")
-      default: return LLVMBuildMul(b, left, right, "")
-      }
-    default:
-      preconditionFailure("integerBits accepts no other node")
-    }
+    emitScaled(id, scale: 0)
   }
 
   /// `id`'s value as the double the program computes, with the same operations on doubles
@@ -216,6 +154,7 @@ extension IRGenerator {
       switch op {
       case UInt8(ascii: "+"): return LLVMBuildFAdd(b, left, right, "")
       case UInt8(ascii: "-"): return LLVMBuildFSub(b, left, right, "")
+      case UInt8(ascii: "/"): return LLVMBuildFDiv(b, left, right, "")
       default: return LLVMBuildFMul(b, left, right, "")
       }
     case .number, .length, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string,
@@ -224,26 +163,9 @@ extension IRGenerator {
     }
   }
 
-  /// Whether `id`, which `integerBits` accepts, may evaluate to -0: a negation or a product
-  /// may; a sum only of two that may, a difference only from one that may. Literals (never
-  /// negative: `-0` is a negation), lengths, counters and the globals `integerBits` knows
-  /// (those holding a literal initialiser, or 0 before it) never do.
+  /// Whether `id`, which `ExactArithmetic` knows, may evaluate to -0.
   func mayBeNegativeZero(_ id: ExprID) -> Bool {
-    switch tree[id] {
-    case .number, .length, .variable:
-      return false
-    case .unary:
-      return true
-    case .binary(let op, let lhs, let rhs):
-      switch op {
-      case UInt8(ascii: "+"): return mayBeNegativeZero(lhs) && mayBeNegativeZero(rhs)
-      case UInt8(ascii: "-"): return mayBeNegativeZero(lhs)
-      default: return true
-      }
-    case .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string, .globalDeclaration,
-      .error:
-      return true
-    }
+    exactArithmetic.mayBeNegativeZero(id)
   }
 
   /// Starts the integer copy of a qualifying loop's counter from its double (a whole number

@@ -306,6 +306,7 @@ final class IRGenerator {
         llvmParameter += 2
       }
     }
+    startParameterCopies(of: body)
     callDepth =
       if body.function != nil, countsCallDepth {
         namedParameter(of: value, at: llvmParameter, "depth")

@@ -8,17 +8,22 @@ extension WholeIndexAnalysis {
   struct GlobalFacts {
     var stable: [Whole?]
     var integerArrays: [Bool]
+    /// The parameters every call passes a small whole number
+    /// (`ExactArithmetic.parameterBits`), by `FunctionID.index`.
+    var parameters: [[Int?]] = []
 
     /// What the REPL knows: nothing, and every array holds doubles.
     static let none = GlobalFacts(stable: [], integerArrays: [])
   }
 
-  /// The facts of a whole program's globals; the arrays passed to functions are found once
-  /// for both.
+  /// The facts of a whole program's globals, and of the parameters its calls pass whole
+  /// numbers; the arrays passed to functions are found once for both kinds of global.
   static func globalFacts(of program: CheckedProgram, forSemantics: ForSemantics) -> GlobalFacts {
     let passed = passedArrays(of: program)
     let stable = stableGlobals(of: program, forSemantics: forSemantics, passed: passed)
-    return GlobalFacts(stable: stable, integerArrays: integerArrays(of: program, globals: stable, passed: passed))
+    return GlobalFacts(
+      stable: stable, integerArrays: integerArrays(of: program, globals: stable, passed: passed),
+      parameters: forSemantics == .current ? ExactArithmetic.parameterBits(of: program, globals: stable) : [])
   }
 
   /// The array globals of a whole program whose elements are kept as 64-bit integers

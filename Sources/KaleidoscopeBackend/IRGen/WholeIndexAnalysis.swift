@@ -17,6 +17,9 @@ struct IndexFacts {
   /// The number locals that hold whole numbers below 2^52 throughout (by `LocalID.index`),
   /// which the IR generator keeps in integers too.
   var integralLocals: Set<Int32> = []
+  /// Those of `integralLocals` that are never -0, which arithmetic in integers may read
+  /// (`ExactArithmetic`).
+  var integralLocalsNeverNegativeZero: Set<Int32> = []
   /// Those of `integralLocals` below 2^31 in magnitude and never -0, which read back
   /// exactly from a 32-bit copy.
   var smallIntegralLocals: Set<Int32> = []
@@ -109,6 +112,9 @@ struct WholeIndexAnalysis {
     do {
       _ = try analysis.evaluate(body.body)
       analysis.result.integralLocals = analysis.integralLocals(of: body) { $0.bits <= 52 }
+      analysis.result.integralLocalsNeverNegativeZero = analysis.integralLocals(of: body) {
+        $0.bits <= 52 && !$0.mayBeNegativeZero
+      }
       analysis.result.smallIntegralLocals = analysis.integralLocals(of: body) { $0.bits <= 31 && !$0.mayBeNegativeZero }
       return analysis.result
     } catch {
