@@ -104,14 +104,9 @@ struct ExactArithmeticTests {
   /// functions must have parameters known whole, or the engines' agreement on the
   /// arithmetic done with them goes untested.
   @Test func generatedProgramsHaveParametersKnownWhole() throws {
-    var programs = 0
-    for seed in 1...96 as ClosedRange<UInt64> {
-      var generator = ProgramGenerator(seed: seed)
-      let result = Pipeline.check(SourceFile(name: "generated.ks", text: generator.program()))
-      guard !result.diagnostics.hasErrors else { continue }
-      let facts = WholeIndexAnalysis.globalFacts(of: result.program, forSemantics: .current)
-      if facts.parameters.contains(where: { $0.contains { $0 != nil } }) { programs += 1 }
-    }
+    let programs = GeneratedPrograms.checked(seeds: 1...96).filter { program in
+      WholeIndexAnalysis.globalFacts(of: program, forSemantics: .current).parameters.contains { $0.contains { $0 != nil } }
+    }.count
     #expect(programs >= 8, "\(programs) of 96 generated programs have a parameter known whole")
   }
 

@@ -90,15 +90,11 @@ struct IntegerArraysTests {
   /// arrays as integers, or the engines' agreement on them goes untested (32 of the first
   /// 96 seeds do; the soak runs thousands).
   @Test func generatedProgramsKeepSomeArraysAsIntegers() throws {
-    var programs = 0
-    for seed in 1...96 as ClosedRange<UInt64> {
-      var generator = ProgramGenerator(seed: seed)
-      let result = Pipeline.check(SourceFile(name: "generated.ks", text: generator.program()))
-      guard !result.diagnostics.hasErrors else { continue }
-      let kept = WholeIndexAnalysis.integerArrays(
-        of: result.program, globals: WholeIndexAnalysis.stableGlobals(of: result.program, forSemantics: .current))
-      if kept.contains(true) { programs += 1 }
-    }
+    let programs = GeneratedPrograms.checked(seeds: 1...96).filter { program in
+      WholeIndexAnalysis.integerArrays(
+        of: program, globals: WholeIndexAnalysis.stableGlobals(of: program, forSemantics: .current)
+      ).contains(true)
+    }.count
     #expect(programs >= 16, "\(programs) of 96 generated programs keep an array as integers")
   }
 }
