@@ -49,12 +49,9 @@ extension IRGenerator {
     return LLVMBuildSIToFP(b, LLVMBuildTrunc(b, emitInteger(argument), int32, "")!, double, "")!
   }
 
-  /// `id` computed in integers, if it is exact, never -0, and has two operators or more (one
-  /// operator saves nothing over its conversion).
+  /// `id` computed in integers, if it is worth it (`exactValueWorthComputing`).
   func emitExactly(_ id: ExprID) -> LLVMValueRef? {
-    guard options.forSemantics == .current, worthComputingExactly(id), let value = exactArithmetic.value(of: id) else {
-      return nil
-    }
+    guard let value = exactValueWorthComputing(id) else { return nil }
     let b = builder.reference
     let converted = LLVMBuildSIToFP(b, emitScaled(id, scale: value.scale), double, "exact")!
     guard value.scale > 0 else { return converted }
@@ -62,10 +59,12 @@ extension IRGenerator {
     return LLVMBuildFMul(b, converted, LLVMConstReal(double, factor), "exact")
   }
 
-  /// Whether `id` is built-in arithmetic with another operator under it, exact and never -0.
-  func worthComputingExactly(_ id: ExprID) -> Bool {
-    guard case .binary(let op, let lhs, let rhs) = tree[id], op != UInt8(ascii: "<"), program.callee(of: id) == nil
-    else { return false }
+  /// What is known of `id`'s value when it is built-in arithmetic with another operator
+  /// under it (one operator saves nothing over its conversion), exact and never -0.
+  func exactValueWorthComputing(_ id: ExprID) -> ExactArithmetic.Value? {
+    guard options.forSemantics == .current, case .binary(let op, let lhs, let rhs) = tree[id],
+      op != UInt8(ascii: "<"), program.callee(of: id) == nil
+    else { return nil }
     let nested = [lhs, rhs].contains { operand in
       switch tree[operand] {
       case .unary, .binary: return true
@@ -74,7 +73,8 @@ extension IRGenerator {
         return false
       }
     }
-    return nested && exactArithmetic.value(of: id) != nil && !mayBeNegativeZero(id)
+    guard nested, let value = exactArithmetic.value(of: id), !mayBeNegativeZero(id) else { return nil }
+    return value
   }
 
   /// `id`'s value times 2^`scale` as an `i64`, for an `id` that `ExactArithmetic` knows

@@ -85,7 +85,7 @@ extension IRGenerator {
     let base = spine.count
     var current = id
     // An operand exact in integers is emitted whole (`emitExactly`), not walked.
-    while case .binary(_, let lhs, _) = tree[current], current == id || !worthComputingExactly(current) {
+    while case .binary(_, let lhs, _) = tree[current], current == id || exactValueWorthComputing(current) == nil {
       spine.append(current)
       current = lhs
     }
