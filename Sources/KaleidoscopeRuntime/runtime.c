@@ -268,6 +268,8 @@ void ks_call_depth_error(const char *site) {
   ks_stop_after_error();
 }
 
+double ks_call_depth_error_as_result(const char *site) { ks_call_depth_error(site); }
+
 /* Input (SPEC §5). Output is written out first, so a prompt shows before the program waits. */
 double getchard(void) {
   ks_flush();

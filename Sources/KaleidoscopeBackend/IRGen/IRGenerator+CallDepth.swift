@@ -29,8 +29,8 @@ extension IRGenerator {
   }
 
   /// The depth of a call made from the current frame at `node`, after checking that it is
-  /// within the limit; beyond it, the runtime reports the located error and stops (a cold
-  /// block ending in `unreachable`).
+  /// within the limit; beyond it, the runtime reports the located error and stops, in a cold
+  /// block (`reportCallTooDeep`).
   func checkedCallDepth(at node: ExprID) -> LLVMValueRef {
     let b = builder.reference
     let depth = callDepth ?? LLVMConstInt(int32, 0, 0)
@@ -40,12 +40,35 @@ extension IRGenerator {
     let error = block("depth.error")
     LLVMBuildCondBr(b, tooDeep, error, ok)
     LLVMPositionBuilderAtEnd(b, error)
-    let report = runtimeFunction(
-      "ks_call_depth_error", returning: LLVMVoidTypeInContext(context), parameters: [pointer],
-      attributes: ["noreturn", "cold", "nounwind"])
-    callRuntime(report, [site(tree.start(of: node), name: "")])
-    LLVMBuildUnreachable(b)
+    reportCallTooDeep(at: node)
     LLVMPositionBuilderAtEnd(b, ok)
     return LLVMBuildNUWAdd(b, depth, LLVMConstInt(int32, 1, 0), "depth.next")
+  }
+
+  /// Ends the current block with the runtime's report of a call too deep at `node`.
+  ///
+  /// In a frame that returns a double (a function of the program), the report is that
+  /// frame's result, returned from a tail call: a block ending in `unreachable` would keep
+  /// LLVM from shrink-wrapping, so every call of a recursive function, even one that
+  /// returns at once, would save registers and make a stack frame. The runtime's function
+  /// for this never returns, but it is not declared `noreturn`, which would turn the
+  /// `ret` back into `unreachable`.
+  private func reportCallTooDeep(at node: ExprID) {
+    let b = builder.reference
+    let arguments = [site(tree.start(of: node), name: "")]
+    let frameResult = function.map { LLVMGetReturnType(LLVMGlobalGetValueType($0)) }
+    if frameResult == double {
+      let report = runtimeFunction(
+        "ks_call_depth_error_as_result", returning: double, parameters: [pointer], attributes: ["cold", "nounwind"])
+      let call = callRuntime(report, arguments)
+      LLVMSetTailCall(call, 1)
+      LLVMBuildRet(b, call)
+    } else {
+      let report = runtimeFunction(
+        "ks_call_depth_error", returning: LLVMVoidTypeInContext(context), parameters: [pointer],
+        attributes: ["noreturn", "cold", "nounwind"])
+      callRuntime(report, arguments)
+      LLVMBuildUnreachable(b)
+    }
   }
 }

@@ -19,6 +19,10 @@ void ks_run_main(void (*entry)(void));
 /* For compiled code: the located error of a call that would go deeper than
  * KS_CALL_DEPTH_LIMIT; stops as a fault does. `site` is "FILE:LINE:COL". */
 void ks_call_depth_error(const char *site) __attribute__((noreturn));
+/* The same, for a check in a function of the program: it never returns either, but is
+ * typed as that function's result so the check can end the function in a tail call, which
+ * keeps the function's stack frame off the path that makes no call. */
+double ks_call_depth_error_as_result(const char *site) __attribute__((noreturn));
 /* Its one-line message, as snprintf writes it, for the interpreter. */
 int ks_describe_call_depth_error(char *buffer, size_t size, const char *site);
 
