@@ -5,8 +5,11 @@ import KaleidoscopeRuntime
 /// or a literal, and the checked element access every engine performs alike.
 extension Interpreter {
   /// The value a `var` binding gives its variable: a number, or the handle of a new array,
-  /// which keeps integers if `holdsIntegers` (a global's, `CompiledCode.keepsIntegers`).
-  func value(of binding: VarBinding, holdsIntegers: Bool = false) throws(InterpreterError) -> Double {
+  /// which keeps integers if `holdsIntegers` (a global's, `CompiledCode.keepsIntegers`) and
+  /// lies `apart` from other arrays if asked (a global's, `ks_array_new_apart`).
+  func value(of binding: VarBinding, holdsIntegers: Bool = false, apart: Bool = false) throws(InterpreterError)
+    -> Double
+  {
     switch binding.value {
     case .number(let initializer):
       return try evaluate(initializer, or: 0)
@@ -16,19 +19,21 @@ extension Interpreter {
       guard count >= 0, count <= Double(UInt32.max), count.rounded(.towardZero) == count else {
         throw located(KS_BAD_SIZE, value: count, length: 0, name: site.0, at: site.1)
       }
-      var storage = try allocate(Int(count), name: site.0, at: site.1)
+      var storage = try allocate(Int(count), name: site.0, at: site.1, apart: apart)
       storage.holdsIntegers = holdsIntegers  // Zeros are the same bits either way.
       return try push(storage).slotValue
     case .elements(let literal):
       return try makeArray(
-        from: literal, name: tree.text(binding.name), at: binding.nameRange.start, holdsIntegers: holdsIntegers
+        from: literal, name: tree.text(binding.name), at: binding.nameRange.start, holdsIntegers: holdsIntegers,
+        apart: apart
       ).slotValue
     }
   }
 
   /// A fresh array holding an array literal's values or a string's bytes.
   func makeArray(
-    from literal: ExprID, name: String = "literal", at start: Int? = nil, holdsIntegers: Bool = false
+    from literal: ExprID, name: String = "literal", at start: Int? = nil, holdsIntegers: Bool = false,
+    apart: Bool = false
   ) throws(InterpreterError) -> ArrayHandle {
     switch tree[literal] {
     case .arrayLiteral(let list):
@@ -38,13 +43,13 @@ extension Interpreter {
       var values: [Double] = []
       values.reserveCapacity(elements.count)
       for element in elements { values.append(try evaluate(element)) }
-      var storage = try allocate(values.count, name: name, at: start ?? tree.start(of: literal))
+      var storage = try allocate(values.count, name: name, at: start ?? tree.start(of: literal), apart: apart)
       storage.holdsIntegers = holdsIntegers
       for (index, value) in values.enumerated() { storage[index] = value }
       return try push(storage)
     case .string(let index):
       let bytes = tree.string(index)
-      var storage = try allocate(bytes.count, name: name, at: start ?? tree.start(of: literal))
+      var storage = try allocate(bytes.count, name: name, at: start ?? tree.start(of: literal), apart: apart)
       storage.holdsIntegers = holdsIntegers
       for (index, byte) in bytes.enumerated() { storage[index] = Double(byte) }
       return try push(storage)
@@ -53,9 +58,10 @@ extension Interpreter {
     }
   }
 
-  /// `count` zeros from the runtime's allocator, or the located out-of-memory error.
-  private func allocate(_ count: Int, name: String, at start: Int) throws(InterpreterError) -> ArrayStorage {
-    guard let elements = ks_array_new(UInt64(count)) else {
+  /// `count` zeros from the runtime's allocator (`apart` from other arrays if asked), or the
+  /// located out-of-memory error.
+  private func allocate(_ count: Int, name: String, at start: Int, apart: Bool) throws(InterpreterError) -> ArrayStorage {
+    guard let elements = apart ? ks_array_new_apart(UInt64(count)) : ks_array_new(UInt64(count)) else {
       throw located(KS_OUT_OF_MEMORY, value: Double(count), length: 0, name: name, at: start)
     }
     return ArrayStorage(elements: elements, count: count)

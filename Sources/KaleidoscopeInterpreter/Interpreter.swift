@@ -355,7 +355,7 @@ public final class Interpreter {
       for binding in tree.bindings(tree.globalDeclaration(index)) {
         guard let global = program.globals.lookup(binding.name) else { continue }
         let holdsIntegers = compiledCode?.keepsIntegers(in: global) ?? false
-        declare(global, value: try value(of: binding, holdsIntegers: holdsIntegers))
+        declare(global, value: try value(of: binding, holdsIntegers: holdsIntegers, apart: true))
       }
       return 0
     case .error:

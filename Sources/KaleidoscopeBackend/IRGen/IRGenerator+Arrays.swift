@@ -181,10 +181,15 @@ extension IRGenerator {
     return elementPointer(of: array, at: emit(index), node: node)
   }
 
-  /// A new array of `size` zeros (a `double`): the runtime checks the size and allocates, or
-  /// reports the located error and stops.
-  func makeArray(size: LLVMValueRef, name: String, at start: Int) -> (elements: LLVMValueRef, count: LLVMValueRef) {
-    let make = runtimeFunction("ks_array_make", returning: pointer, parameters: [double, pointer], attributes: ["nounwind"])
+  /// A new array of `size` zeros (a `double`): the runtime checks the size and allocates
+  /// (`apart` from other arrays, for a global: `ks_array_new_apart`), or reports the located
+  /// error and stops.
+  func makeArray(
+    size: LLVMValueRef, name: String, at start: Int, apart: Bool = false
+  ) -> (elements: LLVMValueRef, count: LLVMValueRef) {
+    let make = runtimeFunction(
+      apart ? "ks_array_make_apart" : "ks_array_make", returning: pointer, parameters: [double, pointer],
+      attributes: ["nounwind"])
     let elements = callRuntime(make, [size, site(start, name: name)], "elements")
     // The runtime has checked that the size is a whole number that fits.
     let count = LLVMBuildFPToUI(builder.reference, size, int64, "count")!
@@ -192,16 +197,16 @@ extension IRGenerator {
   }
 
   /// A new array holding an array literal's values or a string's bytes, as integers if
-  /// `holdsIntegers`.
+  /// `holdsIntegers`, and `apart` as `makeArray(size:)` says.
   func makeArray(
-    fromLiteral literal: ExprID, name: String, at start: Int, holdsIntegers: Bool = false
+    fromLiteral literal: ExprID, name: String, at start: Int, holdsIntegers: Bool = false, apart: Bool = false
   ) -> (elements: LLVMValueRef, count: LLVMValueRef) {
     let b = builder.reference
     switch tree[literal] {
     case .arrayLiteral(let list):
       // The elements are evaluated before the array is made, as the interpreter does.
       let values = tree.arguments(list).map { emit($0) }
-      let array = makeArray(size: LLVMConstReal(double, Double(values.count)), name: name, at: start)
+      let array = makeArray(size: LLVMConstReal(double, Double(values.count)), name: name, at: start, apart: apart)
       for (offset, value) in values.enumerated() {
         var indices: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(offset), 0)]
         let stored = holdsIntegers ? LLVMBuildFPToSI(b, value, int64, "")! : value
@@ -211,7 +216,7 @@ extension IRGenerator {
       return array
     case .string(let index):
       let bytes = tree.string(index)
-      let array = makeArray(size: LLVMConstReal(double, Double(bytes.count)), name: name, at: start)
+      let array = makeArray(size: LLVMConstReal(double, Double(bytes.count)), name: name, at: start, apart: apart)
       if !bytes.isEmpty {
         let type = holdsIntegers ? int64 : double
         var values: [LLVMValueRef?] = bytes.map {
@@ -237,11 +242,12 @@ extension IRGenerator {
   }
 
   /// Stores what a `var` binding makes into `storage` (its alloca or global): a number, or a
-  /// new array (of integers if `holdsIntegers`), whose elements are returned for the caller
-  /// to free when their scope ends.
+  /// new array (of integers if `holdsIntegers`; a global's `apart` from other arrays), whose
+  /// elements are returned for the caller to free when their scope ends.
   @discardableResult
   func emitValue(
-    of binding: VarBinding, into storage: LLVMValueRef, local: LocalID? = nil, holdsIntegers: Bool = false
+    of binding: VarBinding, into storage: LLVMValueRef, local: LocalID? = nil, holdsIntegers: Bool = false,
+    apart: Bool = false
   ) -> LLVMValueRef? {
     let array: (elements: LLVMValueRef, count: LLVMValueRef)
     switch binding.value {
@@ -251,10 +257,11 @@ extension IRGenerator {
       storeNumber(value, into: storage)
       return nil
     case .zeros(let count):
-      array = makeArray(size: emit(count), name: tree.text(binding.name), at: binding.nameRange.start)
+      array = makeArray(size: emit(count), name: tree.text(binding.name), at: binding.nameRange.start, apart: apart)
     case .elements(let literal):
       array = makeArray(
-        fromLiteral: literal, name: tree.text(binding.name), at: binding.nameRange.start, holdsIntegers: holdsIntegers)
+        fromLiteral: literal, name: tree.text(binding.name), at: binding.nameRange.start, holdsIntegers: holdsIntegers,
+        apart: apart)
     }
     storeArray(elements: array.elements, count: array.count, into: storage)
     return array.elements

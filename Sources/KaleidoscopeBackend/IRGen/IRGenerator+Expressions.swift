@@ -72,7 +72,7 @@ extension IRGenerator {
         let storage = globalVariable(global)
         // A global array declared again (in the REPL) frees the array it held before.
         let previous = program.globals[global].kind == .array ? loadArray(from: storage).elements : nil
-        emitValue(of: binding, into: storage, holdsIntegers: holdsIntegers(.global(global)))
+        emitValue(of: binding, into: storage, holdsIntegers: holdsIntegers(.global(global)), apart: true)
         if let previous { freeArray(previous) }
       }
       return LLVMConstReal(double, 0)

@@ -72,8 +72,10 @@ void ks_catch_interrupts(void);
 /* Whether SIGINT arrived since the last call (outside running code); clears it. */
 int ks_take_interrupt(void);
 
-/* Arrays: `count` zero-filled doubles, or NULL when memory runs out; and their release. */
+/* Arrays: `count` zero-filled doubles, or NULL when memory runs out; the same for a global
+ * array, placed apart from every other array; and their release. */
 double *ks_array_new(uint64_t count);
+double *ks_array_new_apart(uint64_t count);
 void ks_array_free(double *elements);
 
 /* The located runtime errors of arrays (SPEC §5). */
@@ -94,6 +96,8 @@ void ks_array_error(int kind, const char *site_and_name, double value, uint64_t 
 /* For compiled code: a new array of `size` zeros, after checking that the size is a whole
  * number from 0 to 2^32-1 (else the located error, as ks_array_error). */
 double *ks_array_make(double size, const char *site_and_name);
+/* The same for a global array (ks_array_new_apart). */
+double *ks_array_make_apart(double size, const char *site_and_name);
 /* For compiled code: the located error for an index that is not a whole number or is out of
  * bounds; stops as ks_array_error. */
 void ks_index_error(const char *site_and_name, double index, uint64_t length) __attribute__((noreturn));
