@@ -120,6 +120,41 @@ struct LoopContinuationTests {
     #expect(try FileCheck.failure(of: ir, checks: checks) == nil, "\(ir)")
   }
 
+  /// Operators that call operators, as a Brainfuck interpreter's `c % 43` calls `~`: each
+  /// call checks the frame's call depth, a parameter of the rest of the loop.
+  static let operatorCalls = """
+    def binary : 1 (x y) y
+    def binary~ 9 (a b) if a < b then 1 else b < a
+    def binary% 9 (a b) if a ~ b then 0 else 1
+    var grid[16]
+    def fill(n) for i = 0, i < n in grid[i] = i % 3
+    fill(4)
+    """
+
+  /// Made for a usual frame, the rest of the loop first checks that the frame is far from
+  /// the call depth limit (else returns 0), and then LLVM removes every check of a call in
+  /// the loop, inlined ones included. General code keeps them.
+  @Test(arguments: [true, false])
+  func aFrameFarFromTheDepthLimitRunsTheLoopWithoutDepthChecks(assumed: Bool) throws {
+    let ir = try Self.innerLoopContinuation(of: Self.operatorCalls, assumesWholeFixedLocals: assumed, optimized: true)
+    let checks =
+      if assumed {
+        """
+        CHECK-LABEL: define {{.*}} @tier.loop(ptr {{.*}}%0, i32 %depth)
+        CHECK: icmp {{ult|ugt}} i32 %depth, {{99000|98999}}
+        CHECK-NOT: @ks_call_depth_error
+        CHECK: {{^}}}
+        """
+      } else {
+        """
+        CHECK-LABEL: define {{.*}} @tier.loop(ptr {{.*}}%0, i32 %depth)
+        CHECK-NOT: i32 %depth, {{99000|98999}}
+        CHECK: call {{.*}} @ks_call_depth_error
+        """
+      }
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil, "\(ir)")
+  }
+
   /// An outer counter that its loop assigns is not known to be whole: the index keeps the
   /// fraction test.
   @Test func anAssignedOuterCounterKeepsTheFractionTest() throws {

@@ -194,6 +194,38 @@ struct TierTests {
     #expect(interpreted < 1000, "\(output.stderr)")
   }
 
+  /// A loop entered by a frame near the call depth limit misses the code made for usual
+  /// frames, which checks no depth, and runs in general code: a call past the limit, made
+  /// after the loop went to machine code, fails there as in the interpreter, one short of
+  /// it succeeds, and a usual frame's loop compiles once. `deep` is never compiled, so
+  /// its frames stay in the interpreter.
+  @Test(arguments: [(99_999, nil), (99_998, 2), (50_000, 1)] as [(Int, Int?)])
+  func aLoopNearTheCallDepthLimitRunsInGeneralCode(depth: Int, modules: Int?) throws {
+    let program = """
+      def inc(x) x + 1
+      var total = 0
+      def deep(n)
+        if n < 1 then (for i = 0, i < 500 in total = if i < 300 then total + 1 else inc(total)) else deep(n - 1)
+      deep(\(depth))
+      total
+
+      """
+    let tiered = try Self.run(
+      ["--stats", "--tier-wait", "--tier-hot-calls", "1000000000", "--tier-hot-iterations", "100"], program)
+    let interpreted = try Self.run(["--tier", "interp"], program)
+    #expect(tiered.status == interpreted.status)
+    #expect(tiered.stdout == interpreted.stdout)
+    let message = interpreted.stderr.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(tiered.stderr.hasPrefix(message), "\(tiered.stderr)")
+    if let modules {
+      #expect(tiered.stdout == "0\n500\n")
+      #expect(tiered.stderr.contains("\(modules) loop\(modules == 1 ? "" : "s") (\(modules) module"), "\(tiered.stderr)")
+    } else {
+      #expect(interpreted.status != 0)
+      #expect(message.hasSuffix("runtime error: stack overflow: more than 100000 nested calls"), "\(message)")
+    }
+  }
+
   @Test func aHotFunctionIsCompiledAndItsLaterCallsRunIt() throws {
     let program = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(20)\n"
     let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-calls", "10"], program)

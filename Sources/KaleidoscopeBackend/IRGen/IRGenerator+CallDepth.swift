@@ -45,6 +45,32 @@ extension IRGenerator {
     return LLVMBuildNUWAdd(b, depth, LLVMConstInt(int32, 1, 0), "depth.next")
   }
 
+  /// How far below the limit a frame must be for the rest of a running loop to assume its
+  /// calls are never too deep (`assumeShallow`): more than the calls LLVM inlines into one
+  /// another.
+  static let shallowMargin: UInt64 = 1_000
+
+  /// In the entry block of the rest of a running loop: goes on when the frame's depth is
+  /// `shallowMargin` or more below the limit, else returns 0 (tiers then compile the loop
+  /// without this assumption, as for `assumeWhole`).
+  ///
+  /// The depth is a parameter, so every check of a call in the loop, and of the calls in
+  /// the functions LLVM inlines there, stays in the loop as a branch on it, and a report
+  /// made as a result keeps a chain of copies of what follows the call. Past this test LLVM
+  /// knows the depth and removes them all, as it does in an executable, whose depth at
+  /// `main` is a constant.
+  func assumeShallow(_ depth: LLVMValueRef, in function: LLVMValueRef) {
+    let b = builder.reference
+    let bound = LLVMConstInt(int32, UInt64(KS_CALL_DEPTH_LIMIT) - Self.shallowMargin, 0)
+    let shallow = LLVMBuildICmp(b, LLVMIntULT, depth, bound, "shallow")!
+    let assumed = LLVMAppendBasicBlockInContext(context, function, "assumedshallow")!
+    let deep = LLVMAppendBasicBlockInContext(context, function, "deep")!
+    LLVMBuildCondBr(b, shallow, assumed, deep)
+    LLVMPositionBuilderAtEnd(b, deep)
+    LLVMBuildRet(b, LLVMConstInt(int32, 0, 0))
+    LLVMPositionBuilderAtEnd(b, assumed)
+  }
+
   /// Ends the current block with the runtime's report of a call too deep at `node`.
   ///
   /// In a frame that returns a double (a function of the program), the report is that

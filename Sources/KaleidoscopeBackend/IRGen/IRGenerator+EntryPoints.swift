@@ -81,7 +81,8 @@ extension IRGenerator {
   /// When `assumesWholeFixedLocals`, the code holds for any frame whose numbers fixed
   /// throughout the loop (unassigned parameters and `var`s around it) are whole numbers
   /// below 2^52 (`assumeWhole`: a bound `i < n` then counts in integers, which LLVM needs
-  /// to count the loop), and returns 0 at once for another.
+  /// to count the loop) and whose call depth is far from the limit (`assumeShallow`), and
+  /// returns 0 at once for another.
   func emitLoopContinuation(
     named name: String, loop node: ExprID, of body: CheckedBody, assumesWholeFixedLocals: Bool = false
   ) {
@@ -115,7 +116,10 @@ extension IRGenerator {
       let converted = LLVMBuildFPToSI(b, loadNumber(from: locals[Int(index)]), int64, "")!
       LLVMBuildStore(b, LLVMBuildFreeze(b, converted, "")!, integerLocals[Int(index)]!)
     }
-    if assumesWholeFixedLocals { assumeWhole(fixedNumberLocals(around: node, of: body), of: body, in: value) }
+    if assumesWholeFixedLocals {
+      assumeWhole(fixedNumberLocals(around: node, of: body), of: body, in: value)
+      if let callDepth { assumeShallow(callDepth, in: value) }
+    }
     startEnclosingCounters(of: node, in: body)
     let loop = tree.loop(index)
     emitIterations(of: loop, at: node)
