@@ -226,6 +226,23 @@ struct TierTests {
     }
   }
 
+  /// The inner loop's code stores back what only the loop reads (`p`), since the loop
+  /// around it runs it again in the same frame, in the interpreter, from where it stopped.
+  /// Its code leaves out what the frame never reads again; leaving out `p` here made the
+  /// second and third runs start from a stale `p` (239,600).
+  @Test(arguments: ["100", "1000"])
+  func aLoopThatRunsAgainInItsFrameLeavesWhatItsNextRunReads(hotIterations: String) throws {
+    let program = """
+      def binary : 1 (x y) y
+      def work(n) var p = 0, c = 0 in (for k = 0, k < 3 in while p < n * (k + 1) in (p = p + 1) : (c = c + 2)) : c
+      work(20000)
+
+      """
+    let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", hotIterations], program)
+    #expect(output.stdout == "120000\n")
+    #expect(output.stderr.contains("1 loop (1 module"), "\(output.stderr)")
+  }
+
   @Test func aHotFunctionIsCompiledAndItsLaterCallsRunIt() throws {
     let program = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(20)\n"
     let output = try Self.run(["--stats", "--tier-wait", "--tier-hot-calls", "10"], program)

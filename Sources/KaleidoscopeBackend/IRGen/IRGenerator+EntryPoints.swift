@@ -76,7 +76,7 @@ extension IRGenerator {
   /// tiered execution's on-stack replacement: the cells hold the body's locals, two each (a
   /// number; an array's element address and count), as the interpreter left them at the top
   /// of an iteration of the loop at `node`, in a frame at call depth `depth`. It runs the
-  /// remaining iterations, stores the numbers back and returns 1.
+  /// remaining iterations, stores back the numbers the frame reads again and returns 1.
   ///
   /// When `assumesWholeFixedLocals`, the code holds for any frame whose numbers fixed
   /// throughout the loop (unassigned parameters and `var`s around it) are whole numbers
@@ -126,9 +126,12 @@ extension IRGenerator {
     // What the loop binds is out of scope once it ends, and not stored: its own counter,
     // which, left unused, LLVM can count the loop with as an integer (it turns a counter
     // into one only when nothing else reads it), and its inner loops' counters and `var`s,
-    // whose doubles would otherwise be computed at every iteration only to be stored here.
+    // whose doubles would otherwise be computed at every iteration only to be stored here;
+    // nor what the frame never reads again, for the same reason (`localsReadAfter`).
     let bound = localsBound(inside: node)
-    for (offset, local) in body.locals.enumerated() where local.valueKind == .number && !bound.contains(Int32(offset)) {
+    let readAfter = localsReadAfter(loop: node, of: body)
+    for (offset, local) in body.locals.enumerated()
+    where local.valueKind == .number && !bound.contains(Int32(offset)) && readAfter?.contains(Int32(offset)) != false {
       LLVMBuildStore(b, loadNumber(from: locals[offset]), cell(2 * offset))
     }
     LLVMBuildRet(b, LLVMConstInt(int32, 1, 0))
@@ -148,6 +151,24 @@ extension IRGenerator {
       return false
     }
     return bound
+  }
+
+  /// The locals that the frame may read once the loop at `node` has ended: those read
+  /// outside it. Nil when the loop can run again in the same frame (it lies in another loop
+  /// of the body), since its next run reads what this one left. A local the frame never
+  /// reads again is not stored, so LLVM need not keep its double beside its integer copy.
+  private func localsReadAfter(loop node: ExprID, of body: CheckedBody) -> Set<Int32>? {
+    if body.loops.contains(where: { $0 != node && tree.contains(node, under: $0) }) { return nil }
+    var read = Set<Int32>()
+    var work = [SyntaxNode(.expr(body.body))]
+    while let next = work.popLast() {
+      if case .expr(let id) = next.reference {
+        if id == node { continue }
+        if case .variable = tree[id], case .local(let local) = program.variable(of: id) { read.insert(local.index) }
+      }
+      work += tree.children(of: next)
+    }
+    return read
   }
 
   func emitUnresolvedStub(_ stub: LLVMValueRef, name: String) {
