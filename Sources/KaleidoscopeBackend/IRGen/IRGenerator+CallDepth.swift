@@ -63,12 +63,7 @@ extension IRGenerator {
     let b = builder.reference
     let bound = LLVMConstInt(int32, UInt64(KS_CALL_DEPTH_LIMIT) - Self.shallowMargin, 0)
     let shallow = LLVMBuildICmp(b, LLVMIntULT, depth, bound, "shallow")!
-    let assumed = LLVMAppendBasicBlockInContext(context, function, "assumedshallow")!
-    let deep = LLVMAppendBasicBlockInContext(context, function, "deep")!
-    LLVMBuildCondBr(b, shallow, assumed, deep)
-    LLVMPositionBuilderAtEnd(b, deep)
-    LLVMBuildRet(b, LLVMConstInt(int32, 0, 0))
-    LLVMPositionBuilderAtEnd(b, assumed)
+    declineFrame(unless: shallow, assumed: "assumedshallow", otherwise: "deep", in: function)
   }
 
   /// Ends the current block with the runtime's report of a call too deep at `node`.

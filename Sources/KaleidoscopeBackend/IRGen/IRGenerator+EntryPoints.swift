@@ -153,6 +153,20 @@ extension IRGenerator {
     return bound
   }
 
+  /// In the entry block of the rest of a running loop made for usual frames: goes on in a
+  /// block named `assumed` when `holds`, and returns 0 from one named `otherwise` when it
+  /// does not (the frame is not one the code was made for; tiers then compile the loop's
+  /// general code).
+  func declineFrame(unless holds: LLVMValueRef, assumed: String, otherwise: String, in function: LLVMValueRef) {
+    let b = builder.reference
+    let goesOn = LLVMAppendBasicBlockInContext(context, function, assumed)!
+    let declines = LLVMAppendBasicBlockInContext(context, function, otherwise)!
+    LLVMBuildCondBr(b, holds, goesOn, declines)
+    LLVMPositionBuilderAtEnd(b, declines)
+    LLVMBuildRet(b, LLVMConstInt(int32, 0, 0))
+    LLVMPositionBuilderAtEnd(b, goesOn)
+  }
+
   /// The locals that the frame may read once the loop at `node` has ended: those read
   /// outside it. Nil when the loop can run again in the same frame (it lies in another loop
   /// of the body), since its next run reads what this one left. A local the frame never

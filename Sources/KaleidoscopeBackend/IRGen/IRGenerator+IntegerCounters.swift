@@ -108,12 +108,7 @@ extension IRGenerator {
       copies.append((local, copy))
       LLVMBuildStore(b, integer, copy)
     }
-    let assumed = LLVMAppendBasicBlockInContext(context, function, "assumedwhole")!
-    let other = LLVMAppendBasicBlockInContext(context, function, "notwhole")!
-    LLVMBuildCondBr(b, holds, assumed, other)
-    LLVMPositionBuilderAtEnd(b, other)
-    LLVMBuildRet(b, LLVMConstInt(int32, 0, 0))
-    LLVMPositionBuilderAtEnd(b, assumed)
+    declineFrame(unless: holds, assumed: "assumedwhole", otherwise: "notwhole", in: function)
     for (local, copy) in copies {
       integerLocals[Int(local.index)] = copy
       activeCounters[local.index] = 52
