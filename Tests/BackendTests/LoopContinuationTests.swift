@@ -12,7 +12,7 @@ struct LoopContinuationTests {
   /// The continuation of the inner loop of `fill` (its outermost, if `outermost`), whose
   /// frame the interpreter passes in cells.
   static func innerLoopContinuation(
-    of source: String, assumesWholeFixedLocals: Bool = false, fixed: IRGenerator.FixedGlobals = .init(),
+    of source: String, forUsualFrames: Bool = false, fixed: IRGenerator.FixedGlobals = .init(),
     optimized: Bool = false, outermost: Bool = false
   ) throws -> String {
     let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
@@ -26,7 +26,7 @@ struct LoopContinuationTests {
         program: program, module: module, options: CompileOptions(optimization: .none),
         linking: .tiered(copies: [], fixed: fixed), unresolved: [])
       generator.emitLoopContinuation(
-        named: "tier.loop", loop: inner, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)
+        named: "tier.loop", loop: inner, of: body, forUsualFrames: forUsualFrames)
       if optimized { try module.optimize(level: .standard, for: JIT.machine(optimization: .standard)) }
       return module.text
     }
@@ -153,7 +153,7 @@ struct LoopContinuationTests {
   /// the loop, inlined ones included. General code keeps them.
   @Test(arguments: [true, false])
   func aFrameFarFromTheDepthLimitRunsTheLoopWithoutDepthChecks(assumed: Bool) throws {
-    let ir = try Self.innerLoopContinuation(of: Self.operatorCalls, assumesWholeFixedLocals: assumed, optimized: true)
+    let ir = try Self.innerLoopContinuation(of: Self.operatorCalls, forUsualFrames: assumed, optimized: true)
     let checks =
       if assumed {
         """
@@ -192,7 +192,7 @@ struct LoopContinuationTests {
   @Test func aFixedWeightIsNotAssumedWhole() throws {
     let ir = try Self.innerLoopContinuation(
       of: "var grid[16]\ndef fill(n w) for i = 0, i < 4 in for j = 0, j < n in grid[j] = j * w\nfill(4, 0.5)\n",
-      assumesWholeFixedLocals: true)
+      forUsualFrames: true)
     let checks = """
       CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)
       CHECK-NOT: %w.int
@@ -222,7 +222,7 @@ struct LoopContinuationTests {
     bound: (source: String, fixed: Bool, integral: Bool), assumed: Bool
   ) throws {
     let ir = try Self.innerLoopContinuation(
-      of: "var grid[16]\ndef binary : 1 (x y) y\n\(bound.source)\nfill(4)\n", assumesWholeFixedLocals: assumed)
+      of: "var grid[16]\ndef binary : 1 (x y) y\n\(bound.source)\nfill(4)\n", forUsualFrames: assumed)
     let checks =
       if assumed && bound.fixed {
         """

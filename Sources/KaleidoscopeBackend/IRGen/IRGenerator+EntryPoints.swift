@@ -78,13 +78,13 @@ extension IRGenerator {
   /// of an iteration of the loop at `node`, in a frame at call depth `depth`. It runs the
   /// remaining iterations, stores back the numbers the frame reads again and returns 1.
   ///
-  /// When `assumesWholeFixedLocals`, the code holds for any frame whose numbers fixed
+  /// When `forUsualFrames`, the code holds for any frame whose numbers fixed
   /// throughout the loop (unassigned parameters and `var`s around it) are whole numbers
   /// below 2^52 (`assumeWhole`: a bound `i < n` then counts in integers, which LLVM needs
   /// to count the loop) and whose call depth is far from the limit (`assumeShallow`), and
   /// returns 0 at once for another.
   func emitLoopContinuation(
-    named name: String, loop node: ExprID, of body: CheckedBody, assumesWholeFixedLocals: Bool = false
+    named name: String, loop node: ExprID, of body: CheckedBody, forUsualFrames: Bool = false
   ) {
     guard case .loop(let index) = tree[node] else { preconditionFailure("tiers enter only loops") }
     var entryParameters: [LLVMTypeRef?] = [pointer, int32]
@@ -116,7 +116,7 @@ extension IRGenerator {
       let converted = LLVMBuildFPToSI(b, loadNumber(from: locals[Int(index)]), int64, "")!
       LLVMBuildStore(b, LLVMBuildFreeze(b, converted, "")!, integerLocals[Int(index)]!)
     }
-    if assumesWholeFixedLocals {
+    if forUsualFrames {
       assumeWhole(fixedNumberLocals(around: node, of: body), of: body, in: value)
       if let callDepth { assumeShallow(callDepth, in: value) }
     }

@@ -195,7 +195,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     }
     if let (node, index) = module.loop, let site {
       handOver(loop: index)
-      moduleEntries.append(loopEntry(node, of: program.bodies[site.body], assumesWholeFixedLocals: true))
+      moduleEntries.append(loopEntry(node, of: program.bodies[site.body], forUsualFrames: true))
     }
     compile(
       module.functions, copies: module.copies, loops: module.loop == nil ? 0 : 1, entries: moduleEntries, cells: nil)
@@ -274,7 +274,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
     compileLoop(
-      module.target, of: checked, calling: module.functions, copies: module.copies, assumesWholeFixedLocals: true)
+      module.target, of: checked, calling: module.functions, copies: module.copies, forUsualFrames: true)
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
@@ -331,28 +331,28 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     ks_tier_store_entry(loopEntries + Int(index), nil)
     let checked = program.bodies[body]
     let (functions, copies) = requests.withLock { newModule(calling: graph.callees(under: node), in: &$0) }
-    compileLoop(node, of: checked, calling: functions, copies: copies, assumesWholeFixedLocals: false)
+    compileLoop(node, of: checked, calling: functions, copies: copies, forUsualFrames: false)
   }
 
   /// `cells`, when given, are the globals' cells to compile with (compiling ahead, on the
   /// compiler thread); otherwise they are read now, on the interpreter's thread.
   private func compileLoop(
     _ node: ExprID, of body: CheckedBody, calling functions: [FunctionID], copies: Set<FunctionID>,
-    assumesWholeFixedLocals: Bool, cells: GlobalSnapshot? = nil
+    forUsualFrames: Bool, cells: GlobalSnapshot? = nil
   ) {
     compile(
       functions, copies: copies, loops: 1,
-      entries: [loopEntry(node, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)], cells: cells)
+      entries: [loopEntry(node, of: body, forUsualFrames: forUsualFrames)], cells: cells)
   }
 
   /// The continuation of the loop at `node` as an entry of a module. A loop may get code
   /// twice, the second time general (`loopMissed`), into the JIT's one namespace: each has
   /// its own name.
-  private func loopEntry(_ node: ExprID, of body: CheckedBody, assumesWholeFixedLocals: Bool) -> ModuleEntry {
+  private func loopEntry(_ node: ExprID, of body: CheckedBody, forUsualFrames: Bool) -> ModuleEntry {
     guard case .loop(let index) = program.tree[node] else { preconditionFailure("not a loop") }
     return ModuleEntry(slot: loopEntries + Int(index)) { generator in
-      let name = "tier.loop.\(index)" + (assumesWholeFixedLocals ? "" : ".general")
-      generator.emitLoopContinuation(named: name, loop: node, of: body, assumesWholeFixedLocals: assumesWholeFixedLocals)
+      let name = "tier.loop.\(index)" + (forUsualFrames ? "" : ".general")
+      generator.emitLoopContinuation(named: name, loop: node, of: body, forUsualFrames: forUsualFrames)
       return name
     }
   }
@@ -457,7 +457,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     }
     guard let next else { return }
     compileLoop(
-      next.node, of: next.body, calling: next.functions, copies: next.copies, assumesWholeFixedLocals: true,
+      next.node, of: next.body, calling: next.functions, copies: next.copies, forUsualFrames: true,
       cells: next.cells)
   }
 
