@@ -172,7 +172,7 @@ extension IRGenerator {
   /// of the body), since its next run reads what this one left. A local the frame never
   /// reads again is not stored, so LLVM need not keep its double beside its integer copy.
   private func localsReadAfter(loop node: ExprID, of body: CheckedBody) -> Set<Int32>? {
-    if body.loops.contains(where: { $0 != node && tree.contains(node, under: $0) }) { return nil }
+    if program.loop(around: node, in: body) != nil { return nil }
     var read = Set<Int32>()
     var work = [SyntaxNode(.expr(body.body))]
     while let next = work.popLast() {

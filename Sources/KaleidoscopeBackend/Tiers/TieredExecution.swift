@@ -203,7 +203,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 
   /// The innermost loop around a call, in the call's body, if any.
   private func loopAround(call site: CallSite) -> (node: ExprID, index: Int32)? {
-    guard let loop = nearestEnclosingLoop(of: site.node, in: program.bodies[site.body]),
+    guard let loop = program.loop(around: site.node, in: program.bodies[site.body]),
       case .loop(let index) = program.tree[loop]
     else { return nil }
     return (loop, index)
@@ -251,7 +251,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // it costs about what a short run saves, and the loop around stays interpreted. The loop
     // around is compiled instead, with it inside, and entered at the top of its next one.
     let shortRuns = loopRuns[Int(index)] > 0 && loopIterations[Int(index)] / loopRuns[Int(index)] < Self.shortRun
-    let outer = shortRuns ? nearestEnclosingLoop(of: node, in: checked) : nil
+    let outer = shortRuns ? program.loop(around: node, in: checked) : nil
     // With no loop around it in a function, the function's calls are its loop around: the
     // function is compiled once hot, with the loop that calls it (`called`), where a module
     // of the loop alone would hold that compile up.
@@ -311,16 +311,11 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// 4,096 would leave a nest that is half machine code crossing over for long.
   private func creditLoop(around node: ExprID, index: Int32, of body: Int) {
     if loopAround[Int(index)] == -2 {
-      let outer = nearestEnclosingLoop(of: node, in: program.bodies[body]).map { program.tree[$0] }
+      let outer = program.loop(around: node, in: program.bodies[body]).map { program.tree[$0] }
       if case .loop(let outerIndex) = outer { loopAround[Int(index)] = outerIndex } else { loopAround[Int(index)] = -1 }
     }
     let outer = Int(loopAround[Int(index)])
     if outer >= 0, !loopHandedOver[outer] { loopIterations[outer] += Self.shortRun }
-  }
-
-  /// The innermost loop of `body` around `node`, if any.
-  private func nearestEnclosingLoop(of node: ExprID, in body: CheckedBody) -> ExprID? {
-    body.loops.last { $0 != node && program.tree.contains(node, under: $0) }
   }
 
   /// The loop's code assumed a parameter whole that is not: the interpreter goes on while

@@ -110,6 +110,11 @@ public struct CheckedProgram: Sendable {
     LocalID(index: resolutions[Int(id.index)])
   }
 
+  /// The innermost loop of `body` around the expression `node` (not `node` itself), if any.
+  public func loop(around node: ExprID, in body: CheckedBody) -> ExprID? {
+    body.loops.last { $0 != node && tree.contains(node, under: $0) }
+  }
+
   /// The locals a `var ... in`'s bindings declare, in order (parallel to
   /// `tree.bindings(of:)`).
   @inlinable
