@@ -51,6 +51,20 @@ struct MachineCodeCacheRunTests {
     #expect(Self.machineCode(second).contains("\(modules) from the cache"), "\(second.stderr)")
   }
 
+  /// The IR before optimising is the same at every level, so the level is part of the key:
+  /// a run at `-O2` after one at `-O0` compiles its own code rather than linking the
+  /// unoptimised one (matmul then ran 2.1 s instead of 0.3), and each level's is kept.
+  @Test func eachOptimisationLevelHasCodeOfItsOwn() throws {
+    let cache = Directory()
+    let program = TierTests.loopProgram
+    let reference = try Tool.run(["run", "--tier", "interp", "-"], stdin: program)
+    for (level, cached) in [("-O0", false), ("-O2", false), ("-O2", true), ("-O0", true)] {
+      let output = try Tool.run(["run", level] + Self.promoted.dropFirst(), stdin: program, environment: cache.environment)
+      #expect(output.stdout == reference.stdout)
+      #expect(Self.machineCode(output).contains("from the cache") == cached, "\(level): \(output.stderr)")
+    }
+  }
+
   /// An entry changed on disk is a miss: the module is compiled again and filed again.
   @Test func aDamagedEntryIsCompiledAgain() throws {
     let cache = Directory()

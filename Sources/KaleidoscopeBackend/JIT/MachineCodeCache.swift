@@ -2,7 +2,7 @@ import CLLVM
 import Glibc
 
 /// Machine code kept from one run to the next: the object file LLVM made of a module, filed
-/// under a key that is everything the object was made from (`key(of:machine:)`), so that a
+/// under a key that is everything the object was made from (`key(of:header:)`), so that a
 /// later run that builds the same module links the object instead of compiling it again.
 ///
 /// A module's IR names what differs between runs (globals' cells, arrays' elements) rather
@@ -42,16 +42,17 @@ public final class MachineCodeCache: Sendable {
     return base.flatMap { MachineCodeCache(directory: $0 + "/kaleidoscope/machine-code") }
   }
 
-  /// What every key of modules compiled by `machine` starts with: this executable (whose
-  /// LLVM and passes make the objects) and the target.
-  static func keyHeader(for machine: TargetMachine) -> [UInt8] {
+  /// What every key of modules optimised at `optimization` and compiled by `machine` starts
+  /// with: this executable (whose LLVM and passes make the objects), the level (the IR
+  /// before optimising is the same at every level) and the target.
+  static func keyHeader(for machine: TargetMachine, optimization: OptimizationLevel) -> [UInt8] {
     let cpu = takeMessage(LLVMGetTargetMachineCPU(machine.reference))
     let features = takeMessage(LLVMGetTargetMachineFeatureString(machine.reference))
-    return Array("\(executableIdentity)\n\(machine.triple)\n\(cpu)\n\(features)\n".utf8)
+    return Array("\(executableIdentity)\n-O\(optimization.rawValue)\n\(machine.triple)\n\(cpu)\n\(features)\n".utf8)
   }
 
-  /// The key of `module`: `header` (`keyHeader(for:)`), then its IR, as it is before
-  /// optimising.
+  /// The key of `module`: `header` (`keyHeader(for:optimization:)`), then its IR, as it is
+  /// before optimising.
   static func key(of module: Module, header: [UInt8]) -> [UInt8] {
     let text = LLVMPrintModuleToString(module.reference)!
     defer { LLVMDisposeMessage(text) }

@@ -46,7 +46,7 @@ final class TierCompiler {
     if let jit { return jit }
     let made = try JIT(machine: try JIT.machine(optimization: options.optimization))
     try made.define(absolute: IRGenerator.tieredGlobalSymbols(of: program, at: globals.address(of:)))
-    if cache != nil { keyHeader = MachineCodeCache.keyHeader(for: made.machine) }
+    if cache != nil { keyHeader = MachineCodeCache.keyHeader(for: made.machine, optimization: options.optimization) }
     jit = made
     return made
   }
