@@ -8,9 +8,9 @@ import Synchronization
 /// Tiered execution (`run --tier auto`): the interpreter runs the program at once, and LLVM
 /// compiles at `-O2` what `TierPolicy` promotes, on a compiler thread of its own.
 ///
-/// A promoted function, or loop, is compiled with every function it can call (those not
-/// compiled already, and private copies of those that are, `CallGraph.isCopied`, to inline),
-/// so compiled code only calls compiled code; the interpreter switches to it at a
+/// A promoted function, or loop, is compiled with every function it can call (private
+/// copies of the small ones, `CallGraph.isCopied`, to inline; the others unless compiled
+/// already), so compiled code only calls compiled code; the interpreter switches to it at a
 /// function's next call, or at the top of a loop's next iteration (`CompiledCode`).
 /// Compiled code reads and writes the interpreter's globals where they are (`GlobalCells`),
 /// so both tiers see one state. Modules are compiled one at a time, in the order they were
@@ -170,7 +170,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       if let site, let loop = around, loopIsWorthCompiling(around: site), !requests.loops[Int(loop.index)] {
         requests.loops[Int(loop.index)] = true
         codeOnItsWay[Int(function.index)] = true
-        let (functions, copies) = loopModule(calling: [function] + graph.callees(under: loop.node), in: &requests)
+        let (functions, copies) = newModule(calling: [function] + graph.callees(under: loop.node), in: &requests)
         // A large function, compiled for good there, gets its entry there too: the loop's
         // calls switch to it at once, before the loop's own switch at its next iteration.
         if !copies.contains(function) { requests.entries[Int(function.index)] = true }
@@ -353,15 +353,19 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   }
 
   /// The functions of a new module whose code calls `roots`: every function they can call
-  /// that is not compiled yet, and `copies` of the small ones that are (see
-  /// `CallGraph.isSmall`), which stay private to the module. Marks them all requested.
+  /// but the large or recursive ones compiled already, which it calls where they are. The
+  /// small ones that are not recursive (`CallGraph.isCopied`) are private to the module and
+  /// not marked requested: LLVM inlines them and drops what is left, where exported they
+  /// stayed whole beside their inlined copies (Life's neighbour count, eight inlined reads
+  /// of a cell, was compiled a second time for nothing). The others are marked requested,
+  /// compiled for good (n-body's `advance`, private, was inlined into its loop, which then
+  /// ran slower).
   private func newModule(
     calling roots: [FunctionID], in requests: inout CompileRequests
   ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
-    let requested = requests.functions
-    let functions = moduleFunctions(calling: roots, requested: requested)
-    let copies = Set(functions.filter { requested[Int($0.index)] })
-    for member in functions { requests.functions[Int(member.index)] = true }
+    let functions = moduleFunctions(calling: roots, requested: requests.functions)
+    let copies = Set(functions.filter { graph.isCopied[Int($0.index)] })
+    for member in functions where !copies.contains(member) { requests.functions[Int(member.index)] = true }
     return (functions, copies)
   }
 
@@ -369,21 +373,6 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// large or recursive ones `requested` already, which it calls where they are.
   private func moduleFunctions(calling roots: [FunctionID], requested: [Bool]) -> [FunctionID] {
     graph.closure(of: roots) { requested[Int($0.index)] && !graph.isCopied[Int($0.index)] }
-  }
-
-  /// The functions of the module of a loop whose code calls `roots` (a hot function and
-  /// what else the loop calls), as `newModule` has them, but with those `isCopied` private
-  /// to it and not marked requested: LLVM inlines them and drops the rest, where exported
-  /// they stayed whole beside their inlined copies. A large or recursive one is compiled for
-  /// good (n-body's `advance`, private, was inlined into its loop, which then ran slower).
-  /// The hot function gets its entry when the interpreter still calls it often.
-  private func loopModule(
-    calling roots: [FunctionID], in requests: inout CompileRequests
-  ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
-    let functions = moduleFunctions(calling: roots, requested: requests.functions)
-    let copies = Set(functions.filter { graph.isCopied[Int($0.index)] })
-    for member in functions where !copies.contains(member) { requests.functions[Int(member.index)] = true }
-    return (functions, copies)
   }
 
   /// Has `functions` and `entries` compiled into one module (now and waiting, or in the
