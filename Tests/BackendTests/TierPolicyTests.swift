@@ -150,6 +150,34 @@ struct TierPolicyTests {
     #expect(tiers.loop(loop(long), of: long, iterations: 0) != nil)
   }
 
+  static let singles = """
+    def binary : 1 (x y) y
+    var g = 0, n = 7, count = 50
+    for s = 0, s < 100 in g = g + s
+    def short() for i = 0, i < n in g = g + i
+    def long() for i = 0, i < count in g = g + i
+    def open(m) for i = 0, i < m in g = g + i
+    short() : long() : open(5)
+    """
+
+  /// A loop outside any nest is compiled ahead unless each of its runs is known to be
+  /// shorter than what makes a loop hot (here 8 iterations): such a loop never gets hot in
+  /// one run, and its module would hold up the requests made while it compiles.
+  @Test func aLoopKnownToRunShortIsNotCompiledAhead() throws {
+    let (program, tiers) = try Self.tiers(of: Self.singles, hotCalls: 1000, waits: false, declaring: true)
+    defer { tiers.finish() }
+    let first = try #require(program.bodies.firstIndex { $0.function == nil && $0.hasLoop })
+    tiers.starting(topLevel: first)
+    _ = tiers.loop(program.bodies[first].loops[0], of: first, iterations: 8)
+    tiers.waitUntilIdle()
+    #expect(tiers.statistics.figures.modulesAhead == 2)
+    for (name, ahead) in [("short", false), ("long", true), ("open", true)] {
+      let function = try #require(program.functions.ids.first { program.functions[$0].spelling == name })
+      let body = try #require(program.bodies.firstIndex { $0.function == function })
+      #expect((tiers.loop(program.bodies[body].loops[0], of: body, iterations: 0) != nil) == ahead, "\(name)")
+    }
+  }
+
   static let nests = """
     def binary : 1 (x y) y
     var g = 0, n = 200, a[300]

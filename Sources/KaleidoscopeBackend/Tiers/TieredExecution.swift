@@ -410,7 +410,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       requests -> (node: ExprID, body: CheckedBody, functions: [FunctionID], copies: Set<FunctionID>, cells: GlobalSnapshot)?
       in
       guard let cells = requests.cells else { return nil }
-      // Made once, at the first inner loop looked at.
+      // Made once, at the first loop looked at.
       var fixed: IRGenerator.FixedGlobals?
       while requests.ahead < aheadOfTime.count {
         let candidate = aheadOfTime[requests.ahead]
@@ -420,11 +420,16 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         guard candidate.topLevel >= requests.topLevel, case .loop(let index) = program.tree[node],
           !requests.loops[Int(index)], !requests.started[Int(index)]
         else { continue }
-        // An inner loop of short runs gets the loop around it compiled when hot (`shortRun`).
-        if candidate.nested {
-          if fixed == nil { fixed = tierCompiler.fixedGlobals(cells.cells) }
-          guard runsLong(node, fixed: fixed!) else { continue }
-        }
+        if fixed == nil { fixed = tierCompiler.fixedGlobals(cells.cells) }
+        let trips = program.tripCount(ofLoop: node, fixed: fixed!)
+        // An inner loop of short runs gets the loop around it compiled when hot (`shortRun`);
+        // it is compiled ahead only if each run is known to be long.
+        if candidate.nested, (trips ?? 0) < Double(Self.shortRun) { continue }
+        // A loop outside any nest whose runs are known to be too short to get hot alone is
+        // left to the interpreter: its module would hold up the requests made while it
+        // compiles (a Gaussian elimination's final sum, 180 iterations run once, held the
+        // loop the interpreter was waiting in for 10 ms).
+        if !candidate.nested, let trips, trips < Double(policy.hotIterations) { continue }
         let checked = program.bodies[candidate.body]
         // A function with code of its own runs its loops there.
         if let function = checked.function, requests.entries[Int(function.index)] { continue }
@@ -443,12 +448,5 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     compileLoop(
       next.node, of: next.body, calling: next.functions, copies: next.copies, forUsualFrames: true,
       cells: next.cells)
-  }
-
-  /// Whether each run of the loop at `node` is known to be long: a `for` loop counting by
-  /// 1 from a literal to a bound made of literals, `fixed` globals and declared global
-  /// arrays' lengths (`tripCount`), at least `shortRun` further on.
-  private func runsLong(_ node: ExprID, fixed: IRGenerator.FixedGlobals) -> Bool {
-    program.tripCount(ofLoop: node, fixed: fixed).map { $0 >= Double(Self.shortRun) } ?? false
   }
 }
