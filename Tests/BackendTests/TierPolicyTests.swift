@@ -150,6 +150,17 @@ struct TierPolicyTests {
     #expect(tiers.loop(loop(long), of: long, iterations: 0) != nil)
   }
 
+  /// Tiers for `source` (its globals declared) once its first top-level loop got hot, was
+  /// compiled, and the compiler went on to compile ahead all it would.
+  static func afterCompilingAhead(_ source: String) throws -> (CheckedProgram, TieredExecution) {
+    let (program, tiers) = try Self.tiers(of: source, hotCalls: 1000, waits: false, declaring: true)
+    let first = try #require(program.bodies.firstIndex { $0.function == nil && $0.hasLoop })
+    tiers.starting(topLevel: first)
+    _ = tiers.loop(program.bodies[first].loops[0], of: first, iterations: 8)
+    tiers.waitUntilIdle()
+    return (program, tiers)
+  }
+
   static let singles = """
     def binary : 1 (x y) y
     var g = 0, n = 7, count = 50
@@ -164,12 +175,8 @@ struct TierPolicyTests {
   /// shorter than what makes a loop hot (here 8 iterations): such a loop never gets hot in
   /// one run, and its module would hold up the requests made while it compiles.
   @Test func aLoopKnownToRunShortIsNotCompiledAhead() throws {
-    let (program, tiers) = try Self.tiers(of: Self.singles, hotCalls: 1000, waits: false, declaring: true)
+    let (program, tiers) = try Self.afterCompilingAhead(Self.singles)
     defer { tiers.finish() }
-    let first = try #require(program.bodies.firstIndex { $0.function == nil && $0.hasLoop })
-    tiers.starting(topLevel: first)
-    _ = tiers.loop(program.bodies[first].loops[0], of: first, iterations: 8)
-    tiers.waitUntilIdle()
     #expect(tiers.statistics.figures.modulesAhead == 2)
     for (name, ahead) in [("short", false), ("long", true), ("open", true)] {
       let function = try #require(program.functions.ids.first { program.functions[$0].spelling == name })
@@ -195,12 +202,8 @@ struct TierPolicyTests {
   /// loop around gets compiled when hot, nor one whose bound is unknown; never the loop
   /// around, whose module would take far longer.
   @Test func innerLoopsOfLongRunsAreCompiledAhead() throws {
-    let (program, tiers) = try Self.tiers(of: Self.nests, hotCalls: 1000, waits: false, declaring: true)
+    let (program, tiers) = try Self.afterCompilingAhead(Self.nests)
     defer { tiers.finish() }
-    let first = try #require(program.bodies.firstIndex { $0.function == nil && $0.hasLoop })
-    tiers.starting(topLevel: first)
-    _ = tiers.loop(program.bodies[first].loops[0], of: first, iterations: 8)
-    tiers.waitUntilIdle()
     let loops = { (name: String) throws -> (outer: ExprID, inner: ExprID, body: Int) in
       let function = try #require(program.functions.ids.first { program.functions[$0].spelling == name })
       let body = try #require(program.bodies.firstIndex { $0.function == function })

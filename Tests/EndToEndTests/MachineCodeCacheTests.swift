@@ -53,7 +53,8 @@ struct MachineCodeCacheRunTests {
 
   /// The IR before optimising is the same at every level, so the level is part of the key:
   /// a run at `-O2` after one at `-O0` compiles its own code rather than linking the
-  /// unoptimised one (matmul then ran 2.1 s instead of 0.3), and each level's is kept.
+  /// unoptimised one (which made a plain `run` of matmul several times slower), and each
+  /// level's is kept.
   @Test func eachOptimisationLevelHasCodeOfItsOwn() throws {
     let cache = Directory()
     let program = TierTests.loopProgram

@@ -427,8 +427,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         if candidate.nested, (trips ?? 0) < Double(Self.shortRun) { continue }
         // A loop outside any nest whose runs are known to be too short to get hot alone is
         // left to the interpreter: its module would hold up the requests made while it
-        // compiles (a Gaussian elimination's final sum, 180 iterations run once, held the
-        // loop the interpreter was waiting in for 10 ms).
+        // compiles (a Gaussian elimination's final sum, run once, held up the loop the
+        // interpreter was waiting in).
         if !candidate.nested, let trips, trips < Double(policy.hotIterations) { continue }
         let checked = program.bodies[candidate.body]
         // A function with code of its own runs its loops there.
