@@ -5,7 +5,8 @@ import Synchronization
 public final class TierStatistics: Sendable {
   /// The figures, as one value under one lock.
   public struct Figures: Sendable {
-    /// Modules compiled, and the functions and loops in them.
+    /// Modules compiled, and the functions compiled for good (exported, callable from later
+    /// modules) and loops in them.
     public var modules = 0
     /// Modules of loops compiled ahead, before the program reached them.
     public var modulesAhead = 0
@@ -13,8 +14,8 @@ public final class TierStatistics: Sendable {
     public var modulesCached = 0
     public var functions = 0
     public var loops = 0
-    /// Private copies of small functions compiled into modules again, for LLVM to inline
-    /// (not counted in `functions`).
+    /// Private copies of small functions, one in each module that calls them, for LLVM to
+    /// inline (not counted in `functions`).
     public var copies = 0
     /// Time spent compiling on the compiler thread.
     public var nanoseconds: UInt64 = 0
