@@ -51,26 +51,25 @@ extension IRGenerator {
     return (elements, count)
   }
 
-  /// The value of a number global that can no longer change, in a tiered module.
+  /// The value of a number global that this module has as a constant (`fixedGlobals`).
   func fixedValue(of global: GlobalID) -> Double? {
-    guard case .tiered(_, let fixed) = linking else { return nil }
-    return fixed.numbers[global.index]
+    fixedGlobals.numbers[global.index]
   }
 
-  /// An array variable's elements and count: for a global array that can no longer change
-  /// (`FixedGlobals`), its count as a constant and its elements read once (LLVM may take the
-  /// read anywhere); else both loaded from its storage. The elements' address is not written
-  /// in: it differs from run to run, and a module's IR, hence its machine code, should not,
-  /// so that a later run may reuse it.
+  /// An array variable's elements and count: for a global array whose count this module
+  /// has as a constant (`fixedGlobals`), that constant, and its elements read from its cell,
+  /// in a tiered module once (LLVM may take the read anywhere: the declaration has run),
+  /// else as any read; otherwise both loaded from its storage. The elements' address is not
+  /// written in: it differs from run to run, and a module's IR, hence its machine code,
+  /// should not, so that a later run may reuse it.
   func loadArray(of variable: VariableReference) -> (elements: LLVMValueRef, count: LLVMValueRef) {
-    if case .global(let global) = variable, case .tiered(_, let fixed) = linking,
-      let count = fixed.arrays[global.index]
-    {
+    if case .global(let global) = variable, let count = fixedGlobals.arrays[global.index] {
       let b = builder.reference
       let cell = LLVMBuildStructGEP2(b, arrayType, storage(of: variable), 0, "")
       let elements = LLVMBuildLoad2(b, pointer, cell, "elements")!
       aliasInfo.tag(elements, .arrayElements)
-      aliasInfo.markInvariant(elements)
+      // A whole program's module holds the declaration's store too.
+      if case .tiered = linking { aliasInfo.markInvariant(elements) }
       return (elements, LLVMConstInt(int64, count, 0))
     }
     return loadArray(from: storage(of: variable))

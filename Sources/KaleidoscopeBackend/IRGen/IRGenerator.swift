@@ -30,13 +30,6 @@ final class IRGenerator {
     case tiered(copies: Set<FunctionID>, fixed: FixedGlobals = FixedGlobals())
   }
 
-  /// The globals of a running program that can no longer change, by `GlobalID.index`:
-  /// numbers, and the counts of arrays (`TierCompiler.fixedGlobals`).
-  struct FixedGlobals {
-    var numbers: [Int32: Double] = [:]
-    var arrays: [Int32: UInt64] = [:]
-  }
-
   /// How the REPL's modules name what they share.
   struct InteractiveNames {
     /// The slot that holds the current definition of the function spelled so.
@@ -78,6 +71,11 @@ final class IRGenerator {
   let unresolved: Set<String>
   /// What is known of array indices, and the copies of functions made from it.
   var indices: IndexKnowledge
+  /// The globals this module has as constants (`FixedGlobals`): a tiered module's, or those
+  /// a whole program run here declares first. Not for a deliverable, whose functions other
+  /// code may call before its `main`, nor with debug information, where a debugger may
+  /// set a global.
+  let fixedGlobals: FixedGlobals
 
   // Per-body state.
   /// Each local's storage: a `double`, or an array's `{ ptr, i64 }`.
@@ -126,6 +124,12 @@ final class IRGenerator {
     if case .interactive = linking { (specializes, whole) = (false, false) }
     self.indices = IndexKnowledge(program: program, specializes: specializes, knowsEveryAssignment: whole)
     if whole { indices.globalFacts = globalFacts }
+    switch linking {
+    case .tiered(_, let fixed): fixedGlobals = fixed
+    case .wholeProgram(let exported):
+      fixedGlobals = exported || debugInfo != nil ? FixedGlobals() : FixedGlobals(declaredFirstIn: program)
+    case .interactive: fixedGlobals = FixedGlobals()
+    }
   }
 
   var tree: SyntaxTree { program.tree }

@@ -94,7 +94,7 @@ extension WholeIndexAnalysis {
   }
 
   /// A number literal's value, or a negated one's (`-3`, with the built-in `-`).
-  private static func literalValue(_ node: ExprID, in program: CheckedProgram) -> Double? {
+  static func literalValue(_ node: ExprID, in program: CheckedProgram) -> Double? {
     switch program.tree[node] {
     case .number(let value): return value
     case .unary(_, let operand):
@@ -140,20 +140,27 @@ extension WholeIndexAnalysis {
 
   /// What is known of each number global (see `stableGlobals`); nil for the arrays.
   private static func numberGlobals(of program: CheckedProgram) -> [Whole?] {
-    let tree = program.tree
     var globals = [Whole?](repeating: nil, count: program.globals.symbols.count)
     // A literal initialiser, or none (0): its fact, and 0 before the declaration runs.
     // Anything else: unknown.
     for (index, value) in literalInitializers(of: program) {
       globals[Int(index)] = join(Self.literal(value), Self.literal(0))
     }
+    for index in assignedGlobals(of: program) { globals[Int(index)] = nil }
+    return globals
+  }
+
+  /// The globals that an assignment anywhere in the program names, by `GlobalID.index`.
+  static func assignedGlobals(of program: CheckedProgram) -> Set<Int32> {
+    let tree = program.tree
+    var assigned: Set<Int32> = []
     for index in 0..<tree.exprCount {
       guard case .assign(let target, _) = tree[ExprID(index: Int32(index))],
         case .global(let global)? = program.reference(of: target)
       else { continue }
-      globals[Int(global.index)] = nil
+      assigned.insert(global.index)
     }
-    return globals
+    return assigned
   }
 
 }
