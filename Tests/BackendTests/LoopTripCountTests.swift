@@ -4,7 +4,7 @@ import Testing
 @testable import KaleidoscopeBackend
 
 /// The trip count tiered execution estimates for a loop (`CheckedProgram.tripCount`): a
-/// `for` counting by 1 from a literal to a bound of literals, fixed globals and `+ - *`.
+/// `for` counting by 1, from a start to a bound of literals, fixed globals and `+ - *`.
 @Suite("Loop trip counts")
 struct LoopTripCountTests {
   static let cases: [(bound: String, trips: Double?)] = [
@@ -37,6 +37,19 @@ struct LoopTripCountTests {
     fixed.numbers[index("N")] = 10
     fixed.arrays[index("a")] = 7
     #expect(program.tripCount(ofLoop: loop, fixed: fixed) == trips.map { $0 - 2 })
+  }
+
+  static let starts: [(start: String, trips: Double?)] = [("0 - 1", 11), ("N - 3", 3), ("n", nil), ("-1", nil)]
+
+  @Test(arguments: starts)
+  func aStartMadeOfKnownValuesGivesTheTripCount(start: String, trips: Double?) throws {
+    let source = "var N = 10\ndef f(n) for i = \(start), i < 10 in 0\n"
+    let checked = Frontend.check(SourceFile(name: "trips.ks", text: source))
+    try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
+    let loop = try #require(checked.program.bodies.lazy.compactMap(\.loops.first).first)
+    var fixed = IRGenerator.FixedGlobals()
+    fixed.numbers[0] = 10
+    #expect(checked.program.tripCount(ofLoop: loop, fixed: fixed) == trips)
   }
 
   @Test func aWhileLoopHasNone() throws {

@@ -352,4 +352,30 @@ struct TierPolicyTests {
     }
     #expect(tiers.statistics.figures.loops == 1)
   }
+
+  /// A loop of short runs inside a loop known to run short too (counted to a literal bound)
+  /// has the first loop further out whose runs are not compiled, with both inside, rather
+  /// than the loop around it, which would get hot the same way and be compiled again there.
+  @Test(arguments: [false, true])
+  func loopsKnownToRunShortAreClimbedPast(middleKnownShort: Bool) throws {
+    let middle = middleKnownShort ? "for j = 0 - 1, j < 2" : "for j = 0, j < m"
+    let source = """
+      def binary : 1 (x y) y
+      var g = 0
+      def work(n, m) for i = 0, i < n in \(middle) in for k = 0, k < m in g = g + k
+      0
+      """
+    let (program, tiers) = try Self.tiers(of: source, hotCalls: 1000)
+    defer { tiers.finish() }
+    let body = try #require(program.bodies.firstIndex { $0.function != nil && $0.hasLoop })
+    let loops = program.bodies[body].loops
+    for _ in 0..<3 {
+      #expect(tiers.loop(loops[2], of: body, iterations: 0) == nil)
+      tiers.loopEnded(loops[2], iterations: 3)
+    }
+    #expect(tiers.loop(loops[2], of: body, iterations: 0) == nil)
+    #expect((tiers.loop(loops[0], of: body, iterations: 0) != nil) == middleKnownShort)
+    #expect((tiers.loop(loops[1], of: body, iterations: 0) != nil) == !middleKnownShort)
+    #expect(tiers.statistics.figures.loops == 1)
+  }
 }

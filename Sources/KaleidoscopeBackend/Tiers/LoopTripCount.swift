@@ -1,15 +1,15 @@
 import KaleidoscopeFrontend
 
 extension CheckedProgram {
-  /// The iterations of a run of the loop at `node`, when it is a `for` counting by 1 from a
-  /// literal while `variable < bound`, and the bound is computed from literals, the `fixed`
+  /// The iterations of a run of the loop at `node`, when it is a `for` counting by 1 while
+  /// `variable < bound`, and the start and the bound are computed from literals, the `fixed`
   /// globals (numbers, and arrays' lengths) and the built-in `+`, `-` and `*`; nil for any
   /// other loop. The bound is
   /// evaluated again at every iteration, and the body may change it: the count is for
   /// decisions of speed only (what tiered execution compiles, and when).
   func tripCount(ofLoop node: ExprID, fixed: IRGenerator.FixedGlobals) -> Double? {
     guard case .loop(let index) = tree[node], case .forLoop(let parts) = tree.loop(index), parts.step == nil,
-      case .number(let start) = tree[parts.start], case .binary(let op, _, let bound) = tree[parts.end],
+      let start = value(of: parts.start, fixed: fixed), case .binary(let op, _, let bound) = tree[parts.end],
       op == UInt8(ascii: "<"), callee(of: parts.end) == nil
     else { return nil }
     return value(of: bound, fixed: fixed).map { $0 - start }

@@ -251,7 +251,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // it costs about what a short run saves, and the loop around stays interpreted. The loop
     // around is compiled instead, with it inside, and entered at the top of its next one.
     let shortRuns = loopRuns[Int(index)] > 0 && loopIterations[Int(index)] / loopRuns[Int(index)] < Self.shortRun
-    let outer = shortRuns ? program.loop(around: node, in: checked) : nil
+    let (outer, between) = shortRuns ? loopToCompile(around: node, in: checked) : (nil, [])
     // With no loop around it in a function, the function's calls are its loop around: the
     // function is compiled once hot, with the loop that calls it (`called`), where a module
     // of the loop alone would hold that compile up.
@@ -265,17 +265,37 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         guard !requests.loops[Int(outerIndex)] else { return nil }
         requests.loops[Int(outerIndex)] = true
         target = outer
+        // The loops in between run inside the module, never on their own.
+        for loop in between { requests.loops[Int(loop)] = true }
       }
       let (functions, copies) = newModule(calling: graph.callees(under: target), in: &requests)
       return (target, functions, copies)
     }
     guard let module else { return nil }
+    for loop in between { loopHandedOver[Int(loop)] = true }
     if case .loop(let target) = program.tree[module.target] { handOver(loop: target) }
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
     compileLoop(
       module.target, of: checked, calling: module.functions, copies: module.copies, forUsualFrames: true)
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
+  }
+
+  /// The loop to compile for a loop of short runs at `node`: the loop around it, or, when
+  /// that loop's runs are known to be short too (counted to a literal bound), the first loop
+  /// further out whose are not, which would otherwise get hot the same way once the first
+  /// module's entries were counted, and compile those loops a second time (a 3×3 stencil's
+  /// two inner loops, in the loop over an image's pixels); with the loops in between.
+  private func loopToCompile(around node: ExprID, in body: CheckedBody) -> (ExprID?, [Int32]) {
+    guard var outer = program.loop(around: node, in: body) else { return (nil, []) }
+    var between: [Int32] = []
+    while let trips = program.tripCount(ofLoop: outer, fixed: IRGenerator.FixedGlobals()), trips < Double(Self.shortRun),
+      let next = program.loop(around: outer, in: body), case .loop(let index) = program.tree[outer]
+    {
+      between.append(index)
+      outer = next
+    }
+    return (outer, between)
   }
 
   public func awaitsCode(forLoop node: ExprID) -> Bool {
