@@ -9,12 +9,6 @@ import Testing
 /// into the code, a global still read is a load from its cell.
 @Suite("Globals declared before any code are constants in a whole program")
 struct FixedGlobalsTests {
-  struct Case: Sendable, CustomTestStringConvertible {
-    let testDescription: String
-    let source: String
-    let checks: String
-  }
-
   /// `f`'s body, from its signature to its closing brace.
   static func body(_ lines: String...) -> String {
     (["CHECK-LABEL: define internal double @f("] + lines + ["CHECK-LABEL: {{^}}}"]).joined(separator: "\n")
@@ -23,38 +17,38 @@ struct FixedGlobalsTests {
   /// A load of the length of the global array `a`.
   static let lengthOfA = "load i64, ptr getelementptr inbounds ({ ptr, i64 }, ptr @a, i32 0, i32 1)"
 
-  static let cases: [Case] = [
-    Case(
+  static let cases: [IRCase] = [
+    IRCase(
       testDescription: "a number and an array's length, declared first",
       source: "var n = 8\nvar a[10]\ndef f(i) a[i] + n + len(a)\nf(1)\nf(2)",
       checks: body(
         "CHECK-NOT: \(lengthOfA)", "CHECK: icmp ult i64 %counter, 10", "CHECK-NOT: load double, ptr @n",
         "CHECK: fadd double %{{.*}}, 8.000000e+00", "CHECK-NOT: \(lengthOfA)", "CHECK: fadd double %{{.*}}, 1.000000e+01")),
-    Case(
+    IRCase(
       testDescription: "a string's and a literal's lengths",
       source: "var s[] = \"abc\", p[] = [1, -2]\ndef f() len(s) * len(p)\nf()\nf()",
       checks: body("CHECK-NOT: load i64", "CHECK: ret double 6.000000e+00")),
-    Case(
+    IRCase(
       testDescription: "declared after a top-level expression, which may call the function first",
       source: "def f() len(a)\nf()\nvar a[10]\nf()",
       checks: body("CHECK: \(lengthOfA)")),
-    Case(
+    IRCase(
       testDescription: "a number that a function assigns",
       source: "var n = 8\ndef g() n = 3\ndef f() n\ng() + f()\nf()",
       checks: body("CHECK: load double, ptr @n")),
-    Case(
+    IRCase(
       testDescription: "an array whose length is read from a global: its declaration runs code",
       source: "var n = 8\nvar a[n]\ndef f() len(a) + n\nf()\nf()",
       checks: body("CHECK: \(lengthOfA)", "CHECK-NOT: load double, ptr @n", "CHECK: fadd double %{{.*}}, 8.000000e+00")),
-    Case(
+    IRCase(
       testDescription: "declared after one that calls a function",
       source: "def g() 2\nvar m = g()\nvar a[10]\ndef f() len(a)\nf()\nf()",
       checks: body("CHECK: \(lengthOfA)")),
   ]
 
   @Test(arguments: cases)
-  func reachableProgram(_ testCase: Case) throws {
-    let ir = try SoleCalleeInliningTests.unoptimizedIR(testCase.source, selection: .reachable)
+  func reachableProgram(_ testCase: IRCase) throws {
+    let ir = try IRCase.unoptimizedIR(testCase.source, selection: .reachable)
     let failure = try FileCheck.failure(of: ir, checks: testCase.checks)
     #expect(failure == nil, "\(failure ?? "")\n\(ir)")
   }
@@ -64,13 +58,8 @@ struct FixedGlobalsTests {
   /// Both read every global.
   @Test(arguments: [(Pipeline.Selection.all, false), (.reachable, true)])
   func readsEveryGlobal(selection: Pipeline.Selection, debugInfo: Bool) throws {
-    let result = Pipeline.check(SourceFile(name: "test.ks", text: "var n = 8\nvar a[10]\ndef f() len(a) + n\nf()\nf()"))
-    let ir = try LargeStack.run { () throws -> String in
-      try Pipeline.module(
-        for: result.program, in: Context(), for: TargetMachine(optimization: .none),
-        options: CompileOptions(optimization: .none, debugInfo: debugInfo), selection: selection
-      ).text
-    }
+    let ir = try IRCase.unoptimizedIR(
+      "var n = 8\nvar a[10]\ndef f() len(a) + n\nf()\nf()", selection: selection, debugInfo: debugInfo)
     let checks = "CHECK-LABEL: define {{.*}}double @f(\nCHECK: \(Self.lengthOfA)\nCHECK: load double, ptr @n\nCHECK-LABEL: {{^}}}"
     let failure = try FileCheck.failure(of: ir, checks: checks)
     #expect(failure == nil, "\(failure ?? "")\n\(ir)")

@@ -11,59 +11,42 @@ import Testing
 /// attributes, `#` a group, which the `attributes` line says is `alwaysinline`.
 @Suite("Sole callees are inlined without being optimised first")
 struct SoleCalleeInliningTests {
-  struct Case: Sendable, CustomTestStringConvertible {
-    let testDescription: String
-    let source: String
-    let checks: String
-  }
-
   static let inlined = "attributes #[[INLINE]] = { alwaysinline }"
 
-  static let cases: [Case] = [
-    Case(
+  static let cases: [IRCase] = [
+    IRCase(
       testDescription: "called once, from a top-level expression", source: "def f(x) x * 2\nf(1)",
       checks: "CHECK: define internal double @f(double %x, i32 %depth) #[[INLINE:[0-9]+]] {\nCHECK: \(inlined)"),
-    Case(
+    IRCase(
       testDescription: "called from two places", source: "def f(x) x * 2\nf(1)\nf(2)",
       checks: "CHECK: define internal double @f(double %x, i32 %depth) {"),
-    Case(
+    IRCase(
       testDescription: "called once, from a function called twice", source: "def g(x) x + 1\ndef f(x) g(x) * 3\nf(1)\nf(2)",
       checks:
         "CHECK: define internal double @g(double %x, i32 %depth) #[[INLINE:[0-9]+]] {\nCHECK: define internal double @f(double %x, i32 %depth) {\nCHECK: \(inlined)"
     ),
-    Case(
+    IRCase(
       testDescription: "recursive: its own call is a second use", source: "def f(x) if x < 1 then 0 else f(x - 1)\nf(3)",
       checks: "CHECK: define internal double @f(double %x, i32 %depth) {"),
-    Case(
+    IRCase(
       testDescription: "an operator used once", source: "def binary% 60 (a b) a - b\n5 % 2",
       checks:
         "CHECK: define internal double @\"binary%\"(double %a, double %b, i32 %depth) #[[INLINE:[0-9]+]] {\n"
         + "CHECK: \(inlined)"),
-    Case(
+    IRCase(
       testDescription: "too large to force", source: "def f(x) " + String(repeating: "x + ", count: 1_200) + "x\nf(1)",
       checks: "CHECK: define internal double @f(double %x, i32 %depth) {"),
   ]
 
   @Test(arguments: cases)
-  func reachableProgram(_ testCase: Case) throws {
-    let ir = try Self.unoptimizedIR(testCase.source, selection: .reachable)
+  func reachableProgram(_ testCase: IRCase) throws {
+    let ir = try IRCase.unoptimizedIR(testCase.source, selection: .reachable)
     #expect(try FileCheck.failure(of: ir, checks: testCase.checks) == nil)
   }
 
   /// `ir` and object files keep every definition external and visible: nothing is forced.
   @Test func wholeModuleForIR() throws {
-    let ir = try Self.unoptimizedIR("def f(x) x * 2\nf(1)", selection: .all)
+    let ir = try IRCase.unoptimizedIR("def f(x) x * 2\nf(1)", selection: .all)
     #expect(try FileCheck.failure(of: ir, checks: "CHECK: define double @f(double %x) {") == nil)
-  }
-
-  static func unoptimizedIR(_ source: String, selection: Pipeline.Selection) throws -> String {
-    let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
-    try #require(!result.diagnostics.hasErrors)
-    return try LargeStack.run { () throws -> String in
-      try Pipeline.module(
-        for: result.program, in: Context(), for: TargetMachine(optimization: .none),
-        options: CompileOptions(optimization: .none), selection: selection
-      ).text
-    }
   }
 }

@@ -119,8 +119,8 @@ struct WholeIndexAnalysisTests {
     // The second access is proved only by the analysis (`i` passed the first check); a
     // literal index would need none (integer indices, IRGenerator+IntegerCounters).
     let last = "def last(i) a[i] + a[i]\nlast(1)"
-    let alone = try SoleCalleeInliningTests.unoptimizedIR(Self.prelude + last, selection: .all)
-    let afterDeepLoops = try SoleCalleeInliningTests.unoptimizedIR(
+    let alone = try IRCase.unoptimizedIR(Self.prelude + last, selection: .all)
+    let afterDeepLoops = try IRCase.unoptimizedIR(
       Self.prelude + "def deep() var k = 0 in \(loops)\ndef deeper() var k = 0 in \(loops)\n" + last, selection: .all)
     #expect(Self.body(of: "last", in: alone).components(separatedBy: "fcmp oeq").count - 1 == 1)
     #expect(Self.body(of: "last", in: afterDeepLoops).components(separatedBy: "fcmp oeq").count - 1 == 2)
