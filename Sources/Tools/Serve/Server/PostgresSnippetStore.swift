@@ -45,23 +45,19 @@ final class PostgresSnippetStore: SnippetStore {
   func close() async {}
 
   /// Whether the database answers a query within a second (the pool keeps trying to
-  /// connect to a database that is down: the wait is cancelled).
+  /// connect to a database that is down: the wait is abandoned, `StoreCall`).
   func isReady() async -> Bool {
-    let ping = Task { () -> Bool in
-      do {
+    let client = client
+    let logger = logger
+    do {
+      return try await StoreCall.withDeadline(.seconds(1)) {
         let rows = try await client.query("SELECT 1", logger: logger)
         for try await _ in rows {}
         return true
-      } catch {
-        return false
       }
+    } catch {
+      return false
     }
-    let deadline = Task {
-      try await Task.sleep(for: .seconds(1))
-      ping.cancel()
-    }
-    defer { deadline.cancel() }
-    return await ping.value
   }
 
   func cachedResult(_ key: String) async throws -> Data? {
