@@ -51,8 +51,9 @@ enum StoreCall {
   }
 }
 
-/// The first of a call's result and its deadline, handed to the one caller waiting for it.
-/// Either may come before the caller starts to wait, and whatever comes second is dropped.
+/// The first of a call's result, its deadline and its caller's cancellation, handed to the
+/// one caller waiting for it. Any may come before the caller starts to wait; what comes
+/// after the first is dropped.
 private final class FirstOutcome<T: Sendable>: Sendable {
   private struct State {
     var result: Result<T, any Error>?
@@ -77,7 +78,7 @@ private final class FirstOutcome<T: Sendable>: Sendable {
 
   /// The store did not answer in time, or the caller stopped waiting.
   func giveUp() {
-    let error = state.withLock { Unavailable(lastError: $0.lastError) }
+    let error = state.withLock { StoreCall.Unavailable(lastError: $0.lastError) }
     settle(.failure(error))
   }
 
@@ -90,6 +91,4 @@ private final class FirstOutcome<T: Sendable>: Sendable {
     }
     waiting?.resume(with: result)
   }
-
-  private typealias Unavailable = StoreCall.Unavailable
 }
