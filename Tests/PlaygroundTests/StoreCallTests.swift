@@ -11,77 +11,79 @@ struct StoreCallTests {
   /// A failure the store might report.
   struct Refused: Error {}
 
-  /// Work that neither ends nor heeds cancellation, like a PostgresNIO query sent on a
-  /// connection the server stopped answering, until the test lets it go.
-  final class Stuck: Sendable {
+  /// A flag that, once open, stays open; tasks can wait for it.
+  final class Gate: Sendable {
     private struct State {
-      var started = false
-      var released = false
-      var work: CheckedContinuation<Void, Never>?
-      var watcher: CheckedContinuation<Void, Never>?
+      var open = false
+      var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
 
-    var isReleased: Bool { state.withLock { $0.released } }
+    var isOpen: Bool { state.withLock { $0.open } }
 
-    /// The work: waits until released.
+    func open() {
+      let waiting = state.withLock { state in
+        state.open = true
+        defer { state.waiting = [] }
+        return state.waiting
+      }
+      for continuation in waiting { continuation.resume() }
+    }
+
     func wait() async {
-      let watcher = state.withLock { state in
-        state.started = true
-        return state.watcher.take()
-      }
-      watcher?.resume()
       await withCheckedContinuation { continuation in
-        let released = state.withLock { state in
-          if !state.released { state.work = continuation }
-          return state.released
+        let open = state.withLock { state in
+          if !state.open { state.waiting.append(continuation) }
+          return state.open
         }
-        if released { continuation.resume() }
+        if open { continuation.resume() }
       }
     }
+  }
 
-    /// Returns once the work has started.
-    func started() async {
-      await withCheckedContinuation { continuation in
-        let started = state.withLock { state in
-          if !state.started { state.watcher = continuation }
-          return state.started
-        }
-        if started { continuation.resume() }
-      }
-    }
+  /// Work that neither ends nor heeds cancellation, like a PostgresNIO query sent on a
+  /// connection the server stopped answering, until the test lets it go.
+  final class Stuck: Sendable {
+    let started = Gate()
+    let released = Gate()
 
-    func release() {
-      state.withLock { state in
-        state.released = true
-        return state.work.take()
-      }?.resume()
+    func wait() async {
+      started.open()
+      await released.wait()
     }
   }
 
   /// How the call ended while its work was stuck, or nil if the work had to be let go first.
-  /// The work is let go after `patience`, on a thread outside Swift's cooperative pool, so
-  /// that a regression fails rather than hangs; the other tests may hold the pool's threads
-  /// for minutes, so nothing here measures time on it.
+  /// With `firstAttemptFails`, the first attempt throws `Refused` and the second is stuck
+  /// (`stuck.started` then says the first one's error was recorded). The work is let go
+  /// after `patience`, on a thread outside Swift's cooperative pool, so that a regression
+  /// fails rather than hangs; the other tests may hold the pool's threads for minutes, so
+  /// nothing here measures time on it.
   static func outcomeWhileStuck(
-    deadline: Duration, cancelled: Bool = false, patience: Double = 600
+    deadline: Duration, cancelled: Bool = false, firstAttemptFails: Bool = false, patience: Double = 600
   ) async -> Result<Int, any Error>? {
     let stuck = Stuck()
+    let attempts = Mutex(0)
     let caller = Task {
-      try await StoreCall.withDeadline(deadline) {
+      try await StoreCall.withDeadline(deadline) { () async throws -> Int in
+        let attempt = attempts.withLock { count in
+          count += 1
+          return count
+        }
+        if firstAttemptFails, attempt == 1 { throw Refused() }
         await stuck.wait()
-        return 1
+        return attempt
       }
     }
-    DispatchQueue.global().asyncAfter(deadline: .now() + patience) { stuck.release() }
+    DispatchQueue.global().asyncAfter(deadline: .now() + patience) { stuck.released.open() }
     if cancelled {
-      await stuck.started()
+      await stuck.started.wait()
       caller.cancel()
     }
     let outcome = await caller.result
-    let answeredFirst = !stuck.isReleased
-    stuck.release()
+    let answeredFirst = !stuck.released.isOpen
+    stuck.released.open()
     return answeredFirst ? outcome : nil
   }
 
@@ -110,24 +112,9 @@ struct StoreCallTests {
 
   /// The first attempt fails and the second hangs: once the second has started, the first
   /// one's error is recorded, and the caller who gives up is told it.
-  @Test func aCallerWhoGivesUpIsToldTheStoresLastError() async {
-    let stuck = Stuck()
-    let calls = Mutex(0)
-    let caller = Task {
-      try await StoreCall.withDeadline(.seconds(3600)) { () async throws -> Int in
-        let call = calls.withLock { count in
-          count += 1
-          return count
-        }
-        if call == 1 { throw Refused() }
-        await stuck.wait()
-        return call
-      }
-    }
-    await stuck.started()
-    caller.cancel()
-    let outcome = await caller.result
-    stuck.release()
+  @Test func aCallerWhoGivesUpIsToldTheStoresLastError() async throws {
+    let outcome = try #require(
+      await Self.outcomeWhileStuck(deadline: .seconds(3600), cancelled: true, firstAttemptFails: true))
     do {
       _ = try outcome.get()
       Issue.record("the call answered")
