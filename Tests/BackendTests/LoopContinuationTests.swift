@@ -97,6 +97,31 @@ struct LoopContinuationTests {
     #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
   }
 
+  /// A counter entered at the top of an iteration is at least its loop's start, since it
+  /// only grows and the start reads nothing the loop assigns: LLVM is told so (and can
+  /// check an index counted from 0 against its bound once, before the loop). The outer
+  /// counter `i` is at least 0, the inner `j` at least `i`; not `j` at least `m`, which
+  /// the loop changes.
+  static let assumedStarts: [(source: String, assumed: [String])] = [
+    ("var N = 4, grid[16]\ndef fill(n) for i = 0, i < N in for j = i, j < N in grid[i * N + j] = j", ["0", "%counter"]),
+    ("var grid[16]\ndef fill(n) var m = 0 in for j = m, j < n in (m = m + 1) : (grid[m] = j)", []),
+  ]
+
+  @Test(arguments: assumedStarts)
+  func aCounterIsAtLeastItsLoopsStart(case: (source: String, assumed: [String])) throws {
+    let ir = try Self.innerLoopContinuation(
+      of: "def binary : 1 (x y) y\n\(`case`.source)\nfill(4)\n", forUsualFrames: true)
+    let assumptions = `case`.assumed.map {
+      "CHECK: [[AT_LEAST:%[0-9]+]] = icmp sge i64 {{%[0-9]+}}, \($0)\nCHECK-NEXT: call void @llvm.assume(i1 [[AT_LEAST]])"
+    }
+    let checks =
+      (["CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)"] + assumptions + [
+        "CHECK-NOT: @llvm.assume(", "CHECK: ret i32 1",
+      ])
+      .joined(separator: "\n")
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil, "\(ir)")
+  }
+
   /// The rest of a loop stores back to the frame what the frame reads after it (`fill`'s
   /// `t`, cell 2), not what it binds (its counter `i`, the `var` `s` and the inner counter
   /// `j`: cells 4, 6 and 8), whose doubles would otherwise be computed at every iteration

@@ -180,9 +180,34 @@ extension IRGenerator {
       fromStart
       ? emitInteger(loop.start) : LLVMBuildFPToSI(b, loadNumber(from: locals[Int(variable.index)]), int64, "")!
     LLVMBuildStore(b, start, shadow)
+    if !fromStart { assumeAtLeastItsStart(start, loop: loop) }
     activeCounters[variable.index] = bits
     if let step = loop.step, case .number(let value) = tree[step] { return Int64(value) }
     return 1
+  }
+
+  /// Tells LLVM that a counter entered at the top of an iteration (`counter`) is at least
+  /// the loop's start, when the start reads only locals the loop leaves alone and known in
+  /// integers here: the counter only grows, and the start has the value it had when the
+  /// loop began. The loop's code then knows an index counted from 0 is not negative, and
+  /// checks its bound once before the loop, as it does when it enters at the start.
+  private func assumeAtLeastItsStart(_ counter: LLVMValueRef, loop: ForLoop) {
+    let parts = [loop.end, loop.body] + (loop.step.map { [$0] } ?? [])
+    let unchanged = !tree.contains(SyntaxNode(.expr(loop.start))) { node in
+      guard case .expr(let id) = node.reference else { return true }
+      switch tree[id] {
+      case .number, .binary, .unary: return program.callee(of: id) != nil
+      case .variable:
+        guard case .local(let local) = program.variable(of: id), activeCounters[local.index] != nil else { return true }
+        return parts.contains { ExactArithmetic.assigns(local, under: $0, in: program) }
+      case .length, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string,
+        .globalDeclaration, .error:
+        return true
+      }
+    }
+    guard unchanged else { return }
+    let atLeast = LLVMBuildICmp(builder.reference, LLVMIntSGE, counter, emitInteger(loop.start), "")!
+    _ = callIntrinsic("llvm.assume", overloads: [], [atLeast], "")
   }
 
   /// In the rest of a running loop (`emitLoopContinuation`), the integer copies of the
