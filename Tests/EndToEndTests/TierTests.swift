@@ -195,6 +195,31 @@ struct TierTests {
     #expect(interpreted < 1000, "\(output.stderr)")
   }
 
+  /// A loop around a loop with code calls that code rather than compile it again, and a
+  /// frame that code declines (a bound that is not whole, in the general code of the loop
+  /// around) runs the module's own fallback: the four modules are the inner loop's, the
+  /// loop around's for usual frames, which calls it, and both loops' general code, and
+  /// what the program prints is what the interpreter prints.
+  @Test func anOuterLoopRunsItsInnerLoopsCodeAndFallsBackForAnUnusualFrame() throws {
+    let program = """
+      def binary : 1 (x y) y
+      var total = 0
+      def work(n scale)
+        for i = 0, i < 3 in
+          for j = 0, j < n * scale in total = total + j
+      work(1000, 1)
+      for k = 0, k < 3 in work(10, 1)
+      for k = 0, k < 3 in work(7, 0.5)
+      total
+      """
+    let tiered = try Self.run(["--stats", "--tier-wait", "--tier-hot-iterations", "5"], program)
+    let interpreted = try Self.run(["--tier", "interp"], program)
+    #expect(tiered.stdout == interpreted.stdout)
+    #expect(tiered.stdout.hasSuffix("1498959\n"))
+    #expect(tiered.stderr.contains("4 loops (4 modules"), "\(tiered.stderr)")
+    #expect(!tiered.stderr.contains("not compiled"), "\(tiered.stderr)")
+  }
+
   /// A loop entered by a frame near the call depth limit misses the code made for usual
   /// frames, which checks no depth, and runs in general code: a call past the limit, made
   /// after the loop went to machine code, fails there as in the interpreter, one short of

@@ -89,10 +89,12 @@ extension IRGenerator {
     guard case .loop(let index) = tree[node] else { preconditionFailure("tiers enter only loops") }
     var entryParameters: [LLVMTypeRef?] = [pointer, int32]
     let type = LLVMFunctionType(int32, &entryParameters, 2, 0)!
-    let value = LLVMAddFunction(module.reference, name, type)!
+    // A call may have declared it already (`callCompiledLoop`'s fallback).
+    let value = LLVMGetNamedFunction(module.reference, name) ?? LLVMAddFunction(module.reference, name, type)!
     let b = builder.reference
     function = value
     callDepth = namedParameter(of: value, at: 1, "depth")
+    frameIsLoopContinuation = true
     indices.current = indexFacts(of: body)
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, value, "entry"))
     allocateLocals(of: body)
@@ -118,7 +120,10 @@ extension IRGenerator {
     }
     if forUsualFrames {
       assumeWhole(fixedNumberLocals(around: node, of: body), of: body, in: value)
-      if let callDepth { assumeShallow(callDepth, in: value) }
+      if let callDepth {
+        assumeShallow(callDepth, in: value)
+        frameAssumedShallow = true
+      }
     }
     startEnclosingCounters(of: node, in: body)
     let loop = tree.loop(index)
@@ -137,6 +142,8 @@ extension IRGenerator {
     LLVMBuildRet(b, LLVMConstInt(int32, 1, 0))
     function = nil
     callDepth = nil
+    frameAssumedShallow = false
+    frameIsLoopContinuation = false
     emitPendingCopies()
   }
 

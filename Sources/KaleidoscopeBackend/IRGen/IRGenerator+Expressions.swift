@@ -221,7 +221,11 @@ extension IRGenerator {
     case .whileLoop:
       break
     }
-    emitIterations(of: loop, at: node, fromStart: true)
+    if let compiled = compiledLoop(at: node) {
+      callCompiledLoop(compiled, at: node)
+    } else {
+      emitIterations(of: loop, at: node, fromStart: true)
+    }
     return LLVMConstReal(double, 0)
   }
 

@@ -26,8 +26,9 @@ final class IRGenerator {
     /// earlier ones by their symbols (`tieredName`), except `copies`, compiled again here
     /// with internal linkage so that LLVM can inline them; the globals are the
     /// interpreter's cells, external globals (`tieredGlobalName`) that the JIT defines at
-    /// their addresses, except those `fixed` has as constants.
-    case tiered(copies: Set<FunctionID>, fixed: FixedGlobals = FixedGlobals())
+    /// their addresses, except those `fixed` has as constants. A loop of `loops`, compiled
+    /// by an earlier module, is called there (`callCompiledLoop`).
+    case tiered(copies: Set<FunctionID>, fixed: FixedGlobals = FixedGlobals(), loops: [Int32: CompiledLoop] = [:])
   }
 
   /// How the REPL's modules name what they share.
@@ -89,6 +90,12 @@ final class IRGenerator {
   /// The call depth of the frame being emitted: a parameter, or 0 at the top level.
   var callDepth: LLVMValueRef?
   var spine: [ExprID] = []
+  /// Whether the frame is a loop continuation's (`emitLoopContinuation`), and whether its
+  /// code checked the call depth far from the limit on entry.
+  var frameIsLoopContinuation = false
+  var frameAssumedShallow = false
+  /// Fallbacks for compiled loops that this module calls, to emit (`emitLoopFallbacks`).
+  var pendingLoopFallbacks: [(name: String, node: ExprID, body: Int)] = []
   /// DWARF, when asked for (`build -g`).
   let debugInfo: DebugInfoBuilder?
   var debugScope: LLVMMetadataRef?
@@ -125,7 +132,7 @@ final class IRGenerator {
     self.indices = IndexKnowledge(program: program, specializes: specializes, knowsEveryAssignment: whole)
     if whole { indices.globalFacts = globalFacts }
     switch linking {
-    case .tiered(_, let fixed): fixedGlobals = fixed
+    case .tiered(_, let fixed, _): fixedGlobals = fixed
     case .wholeProgram(let exported):
       fixedGlobals = exported || debugInfo != nil ? FixedGlobals() : FixedGlobals(declaredFirstIn: program)
     case .interactive: fixedGlobals = FixedGlobals()
@@ -182,7 +189,7 @@ final class IRGenerator {
       if !exported { LLVMSetLinkage(value, LLVMInternalLinkage) }
     case (.defined, .interactive(let names)):
       value = LLVMAddFunction(module.reference, names.definition(id), type)
-    case (.defined, .tiered(let copies, _)):
+    case (.defined, .tiered(let copies, _, _)):
       value = LLVMAddFunction(module.reference, Self.tieredName(symbol.spelling), type)
       if copies.contains(id) { LLVMSetLinkage(value, LLVMInternalLinkage) }
     }

@@ -28,8 +28,10 @@ struct CompileRequests {
 }
 
 /// An entry of a module: what emits it (returning its name), and the slot of an entry
-/// table that the compiler thread writes its address in, atomically.
+/// table that the compiler thread writes its address in, atomically; for a loop's, the
+/// loop's index and its code as later modules call it.
 struct ModuleEntry: @unchecked Sendable {
   let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  var loop: (index: Int32, code: CompiledLoop)? = nil
   let emit: (IRGenerator) -> String
 }

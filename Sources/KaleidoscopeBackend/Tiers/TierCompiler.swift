@@ -26,6 +26,8 @@ final class TierCompiler {
   /// The literal initialisers of the number globals that nothing assigns, made with the
   /// first module: once a declaration has run, its global holds that value for good.
   private var fixedCandidates: [Int32: Double]?
+  /// The loops whose code a module has linked, by loop index: later modules call it.
+  private var compiledLoops: [Int32: CompiledLoop] = [:]
 
   init(
     program: CheckedProgram, options: CompileOptions, globals: GlobalCells, graph: CallGraph, unresolved: Set<String>,
@@ -95,14 +97,16 @@ final class TierCompiler {
       }
       let fixed = fixedGlobals(globalsThen)
       let generator = IRGenerator(
-        program: program, module: module, options: options, linking: .tiered(copies: copies, fixed: fixed),
+        program: program, module: module, options: options, linking: .tiered(copies: copies, fixed: fixed, loops: compiledLoops),
         unresolved: unresolved, globalFacts: facts)
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let names = entries.map { $0.emit(generator) }
+      generator.emitLoopFallbacks()
       try module.verify()
       let key = cache.map { _ in MachineCodeCache.key(of: module, header: keyHeader) }
       if let key, let addresses = linkCached(key, names: names, in: jit) {
         cached = true
+        recordLoops(of: entries)
         return addresses
       }
       if options.optimization != .none { try module.optimize(level: options.optimization, for: jit.machine) }
@@ -111,7 +115,9 @@ final class TierCompiler {
         cache.store(UnsafeRawBufferPointer(start: LLVMGetBufferStart(object), count: LLVMGetBufferSize(object)), for: key)
       }
       try jit.add(object: object)
-      return try addresses(of: names, in: jit)
+      let linked = try addresses(of: names, in: jit)
+      recordLoops(of: entries)
+      return linked
     } catch {
       statistics.recordFailure("\(error)")
       return nil
@@ -133,6 +139,12 @@ final class TierCompiler {
       try? tracker.remove()
       return nil
     }
+  }
+
+  /// Records the loop continuations among a linked module's entries, for later modules to
+  /// call; a loop's general code replaces code made for usual frames.
+  private func recordLoops(of entries: [ModuleEntry]) {
+    for case (let index, let code)? in entries.map(\.loop) { compiledLoops[index] = code }
   }
 
   private func addresses(of names: [String], in jit: JIT) throws -> [UnsafeMutableRawPointer] {

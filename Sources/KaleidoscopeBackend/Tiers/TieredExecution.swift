@@ -195,7 +195,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     }
     if let (node, index) = module.loop, let site {
       handOver(loop: index)
-      moduleEntries.append(loopEntry(node, of: program.bodies[site.body], forUsualFrames: true))
+      moduleEntries.append(loopEntry(node, of: site.body, forUsualFrames: true))
     }
     compile(
       module.functions, copies: module.copies, loops: module.loop == nil ? 0 : 1, entries: moduleEntries, cells: nil)
@@ -277,7 +277,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
     compileLoop(
-      module.target, of: checked, calling: module.functions, copies: module.copies, forUsualFrames: true)
+      module.target, of: body, calling: module.functions, copies: module.copies, forUsualFrames: true)
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
@@ -344,15 +344,14 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   public func loopMissed(_ node: ExprID, of body: Int) {
     guard case .loop(let index) = program.tree[node] else { return }
     ks_tier_store_entry(loopEntries + Int(index), nil)
-    let checked = program.bodies[body]
     let (functions, copies) = requests.withLock { newModule(calling: graph.callees(under: node), in: &$0) }
-    compileLoop(node, of: checked, calling: functions, copies: copies, forUsualFrames: false)
+    compileLoop(node, of: body, calling: functions, copies: copies, forUsualFrames: false)
   }
 
   /// `cells`, when given, are the globals' cells to compile with (compiling ahead, on the
   /// compiler thread); otherwise they are read now, on the interpreter's thread.
   private func compileLoop(
-    _ node: ExprID, of body: CheckedBody, calling functions: [FunctionID], copies: Set<FunctionID>,
+    _ node: ExprID, of body: Int, calling functions: [FunctionID], copies: Set<FunctionID>,
     forUsualFrames: Bool, cells: GlobalSnapshot? = nil
   ) {
     compile(
@@ -363,11 +362,12 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// The continuation of the loop at `node` as an entry of a module. A loop may get code
   /// twice, the second time general (`loopMissed`), into the JIT's one namespace: each has
   /// its own name.
-  private func loopEntry(_ node: ExprID, of body: CheckedBody, forUsualFrames: Bool) -> ModuleEntry {
+  private func loopEntry(_ node: ExprID, of body: Int, forUsualFrames: Bool) -> ModuleEntry {
     guard case .loop(let index) = program.tree[node] else { preconditionFailure("not a loop") }
-    return ModuleEntry(slot: loopEntries + Int(index)) { generator in
-      let name = "tier.loop.\(index)" + (forUsualFrames ? "" : ".general")
-      generator.emitLoopContinuation(named: name, loop: node, of: body, forUsualFrames: forUsualFrames)
+    let name = "tier.loop.\(index)" + (forUsualFrames ? "" : ".general")
+    let code = CompiledLoop(symbol: name, body: body, mayDecline: forUsualFrames)
+    return ModuleEntry(slot: loopEntries + Int(index), loop: (index, code)) { [program] generator in
+      generator.emitLoopContinuation(named: name, loop: node, of: program.bodies[body], forUsualFrames: forUsualFrames)
       return name
     }
   }
@@ -427,7 +427,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     if aheadOfTime == nil { aheadOfTime = graph.loopsToCompileAhead() }
     let aheadOfTime = self.aheadOfTime ?? []
     let next = requests.withLock {
-      requests -> (node: ExprID, body: CheckedBody, functions: [FunctionID], copies: Set<FunctionID>, cells: GlobalSnapshot)?
+      requests -> (node: ExprID, body: Int, functions: [FunctionID], copies: Set<FunctionID>, cells: GlobalSnapshot)?
       in
       guard let cells = requests.cells else { return nil }
       // Made once, at the first loop looked at.
@@ -460,7 +460,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         if reached.contains(where: { graph.longRunning[Int($0.index)] }) { continue }
         requests.loops[Int(index)] = true
         let (functions, copies) = newModule(calling: callees, in: &requests)
-        return (node, checked, functions, copies, cells)
+        return (node, candidate.body, functions, copies, cells)
       }
       return nil
     }
