@@ -1,6 +1,7 @@
 """`kaleidoscope dap` through a Debug Adapter Protocol client, as an editor drives it (SPEC
 §8): every request it supports, stops of every kind, and requests that are wrong."""
 import os
+import shutil
 import tempfile
 import time
 
@@ -89,6 +90,7 @@ class Session:
         except RuntimeError:
             pass
         self.client.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 @pytest.fixture
