@@ -38,10 +38,7 @@ extension IRGenerator {
     let b = builder.reference
     let body = program.bodies[compiled.body]
     let cells = entryBlockAlloca(LLVMArrayType2(double, UInt64(2 * max(1, body.locals.count))), "cells")
-    func cell(_ index: Int) -> LLVMValueRef {
-      var offset: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(index), 0)]
-      return LLVMBuildGEP2(b, double, cells, &offset, 1, "")!
-    }
+    func cell(_ index: Int) -> LLVMValueRef { self.cell(index, of: cells) }
     for (offset, local) in body.locals.enumerated() {
       if local.valueKind == .number {
         LLVMBuildStore(b, loadNumber(from: locals[offset]), cell(2 * offset))
@@ -80,12 +77,6 @@ extension IRGenerator {
   /// numbers that code assumes whole have integer copies here.
   private func frameIsUsual(for node: ExprID, of body: CheckedBody) -> Bool {
     frameAssumedShallow && fixedNumberLocals(around: node, of: body).allSatisfy { activeCounters[$0.index] != nil }
-  }
-
-  /// `i32 (ptr cells, i32 depth)`, a loop continuation's type.
-  private func loopEntryType() -> LLVMTypeRef {
-    var parameters: [LLVMTypeRef?] = [pointer, int32]
-    return LLVMFunctionType(int32, &parameters, 2, 0)!
   }
 
   private func callLoopEntry(_ code: LLVMValueRef, cells: LLVMValueRef, depth: LLVMValueRef) -> LLVMValueRef {

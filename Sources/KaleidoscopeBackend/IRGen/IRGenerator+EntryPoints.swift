@@ -48,10 +48,7 @@ extension IRGenerator {
     let b = builder.reference
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, entry, "entry"))
     let cells = LLVMGetParam(entry, 0)!
-    func cell(_ index: Int) -> LLVMValueRef {
-      var offset: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(index), 0)]
-      return LLVMBuildGEP2(b, double, cells, &offset, 1, "")!
-    }
+    func cell(_ index: Int) -> LLVMValueRef { self.cell(index, of: cells) }
     var arguments: [LLVMValueRef] = []
     var next = 0
     for kind in parameters {
@@ -87,10 +84,8 @@ extension IRGenerator {
     named name: String, loop node: ExprID, of body: CheckedBody, forUsualFrames: Bool = false
   ) {
     guard case .loop(let index) = tree[node] else { preconditionFailure("tiers enter only loops") }
-    var entryParameters: [LLVMTypeRef?] = [pointer, int32]
-    let type = LLVMFunctionType(int32, &entryParameters, 2, 0)!
     // A call may have declared it already (`callCompiledLoop`'s fallback).
-    let value = LLVMGetNamedFunction(module.reference, name) ?? LLVMAddFunction(module.reference, name, type)!
+    let value = LLVMGetNamedFunction(module.reference, name) ?? LLVMAddFunction(module.reference, name, loopEntryType())!
     let b = builder.reference
     function = value
     callDepth = namedParameter(of: value, at: 1, "depth")
@@ -99,10 +94,7 @@ extension IRGenerator {
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, value, "entry"))
     allocateLocals(of: body)
     let cells = LLVMGetParam(value, 0)!
-    func cell(_ index: Int) -> LLVMValueRef {
-      var offset: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(index), 0)]
-      return LLVMBuildGEP2(b, double, cells, &offset, 1, "")!
-    }
+    func cell(_ index: Int) -> LLVMValueRef { self.cell(index, of: cells) }
     for (offset, local) in body.locals.enumerated() {
       if local.valueKind == .number {
         storeNumber(LLVMBuildLoad2(b, double, cell(2 * offset), "")!, into: locals[offset])
@@ -145,6 +137,18 @@ extension IRGenerator {
     frameAssumedShallow = false
     frameIsLoopContinuation = false
     emitPendingCopies()
+  }
+
+  /// `i32 (ptr cells, i32 depth)`, a loop continuation's type.
+  func loopEntryType() -> LLVMTypeRef {
+    var parameters: [LLVMTypeRef?] = [pointer, int32]
+    return LLVMFunctionType(int32, &parameters, 2, 0)!
+  }
+
+  /// The address of cell `index` of a frame passed in cells (two per local).
+  func cell(_ index: Int, of cells: LLVMValueRef) -> LLVMValueRef {
+    var offset: [LLVMValueRef?] = [LLVMConstInt(int64, UInt64(index), 0)]
+    return LLVMBuildGEP2(builder.reference, double, cells, &offset, 1, "")!
   }
 
   /// The locals that the loop at `node` binds: its counter, and its inner loops' counters
