@@ -122,6 +122,37 @@ struct LoopContinuationTests {
     #expect(try FileCheck.failure(of: ir, checks: checks) == nil, "\(ir)")
   }
 
+  /// The counter of a loop around the rest of a running loop passes its loop's test, since
+  /// the running loop is in that loop's body and neither side has changed since: LLVM is
+  /// told so when the bound is a local the loop leaves alone (`n`, assumed whole) or a
+  /// global that can no longer change (`N`, a constant here). Not for a global that may
+  /// change (`M`), nor for the running loop's own counter, which its code tests itself.
+  static let passedTests: [(source: String, fixed: [Int32: Double], bound: String?)] = [
+    ("var grid[16]\ndef fill(n) for i = 0, i < n in for j = 0, j < n in grid[i * n + j] = j", [:], "%counter{{[0-9]*}}"),
+    ("var N = 4, grid[16]\ndef fill(n) for i = 0, i < N in for j = 0, j < N in grid[i * N + j] = j", [0: 4], "4"),
+    ("var M = 4, grid[16]\ndef fill(n) for i = 0, i < M in for j = 0, j < M in grid[i * M + j] = j", [:], nil),
+  ]
+
+  @Test(arguments: passedTests)
+  func anOuterCounterPassesItsLoopsTest(case: (source: String, fixed: [Int32: Double], bound: String?)) throws {
+    var fixed = IRGenerator.FixedGlobals()
+    fixed.numbers = `case`.fixed
+    let ir = try Self.innerLoopContinuation(
+      of: "def binary : 1 (x y) y\n\(`case`.source)\nfill(4)\n", forUsualFrames: true, fixed: fixed)
+    let passes = `case`.bound.map {
+      [
+        "CHECK: [[PASSES:%loopcond[0-9]*]] = icmp slt i64 %counter{{[0-9]*}}, \($0)",
+        "CHECK-NEXT: call void @llvm.assume(i1 [[PASSES]])",
+      ]
+    }
+    let checks =
+      (["CHECK-LABEL: define i32 @tier.loop(ptr %0, i32 %depth)"] + (passes ?? []) + [
+        "CHECK-NOT: call void @llvm.assume(i1 %loopcond", "CHECK: ret i32 1",
+      ])
+      .joined(separator: "\n")
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil, "\(ir)")
+  }
+
   /// The rest of a loop stores back to the frame what the frame reads after it (`fill`'s
   /// `t`, cell 2), not what it binds (its counter `i`, the `var` `s` and the inner counter
   /// `j`: cells 4, 6 and 8), whose doubles would otherwise be computed at every iteration

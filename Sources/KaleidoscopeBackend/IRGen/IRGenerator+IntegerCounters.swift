@@ -187,27 +187,47 @@ extension IRGenerator {
   }
 
   /// Tells LLVM that a counter entered at the top of an iteration (`counter`) is at least
-  /// the loop's start, when the start reads only locals the loop leaves alone and known in
-  /// integers here: the counter only grows, and the start has the value it had when the
-  /// loop began. The loop's code then knows an index counted from 0 is not negative, and
-  /// checks its bound once before the loop, as it does when it enters at the start.
+  /// the loop's start, when the start reads only what the loop leaves alone: the counter
+  /// only grows, and the start has the value it had when the loop began. The loop's code
+  /// then knows an index counted from 0 is not negative, and checks its bound once before
+  /// the loop, as it does when it enters at the start.
   private func assumeAtLeastItsStart(_ counter: LLVMValueRef, loop: ForLoop) {
+    guard readsOnlyWhatItLeavesAlone(loop.start, loop: loop) else { return }
+    let atLeast = LLVMBuildICmp(builder.reference, LLVMIntSGE, counter, emitInteger(loop.start), "")!
+    _ = callIntrinsic("llvm.assume", overloads: [], [atLeast], "")
+  }
+
+  /// Tells LLVM that the counter of a loop around the rest of a running loop passes its
+  /// loop's test (`counter < bound`), when the bound reads only what the loop leaves alone:
+  /// the running loop is in that loop's body, which runs only once the test held, and
+  /// neither side has changed since. With the start, an index made of both loops' counters
+  /// (`a[(y + dy) * w + x]`) is known in range, and its checks go.
+  private func assumePassesItsTest(_ loop: ForLoop) {
+    guard case .binary(_, _, let bound) = tree[loop.end], readsOnlyWhatItLeavesAlone(bound, loop: loop) else { return }
+    _ = callIntrinsic("llvm.assume", overloads: [], [integerLoopTest(loop)], "")
+  }
+
+  /// Whether `expression` (a part of `loop`'s header) keeps its value throughout the loop
+  /// and can be computed in integers here: it reads only locals with integer copies that
+  /// nothing in the loop assigns, and globals this module has as constants.
+  private func readsOnlyWhatItLeavesAlone(_ expression: ExprID, loop: ForLoop) -> Bool {
     let parts = [loop.end, loop.body] + (loop.step.map { [$0] } ?? [])
-    let unchanged = !tree.contains(SyntaxNode(.expr(loop.start))) { node in
+    return !tree.contains(SyntaxNode(.expr(expression))) { node in
       guard case .expr(let id) = node.reference else { return true }
       switch tree[id] {
       case .number, .binary, .unary: return program.callee(of: id) != nil
       case .variable:
-        guard case .local(let local) = program.variable(of: id), activeCounters[local.index] != nil else { return true }
-        return parts.contains { ExactArithmetic.assigns(local, under: $0, in: program) }
+        switch program.variable(of: id) {
+        case .global(let global): return fixedValue(of: global) == nil
+        case .local(let local):
+          guard activeCounters[local.index] != nil else { return true }
+          return parts.contains { ExactArithmetic.assigns(local, under: $0, in: program) }
+        }
       case .length, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string,
         .globalDeclaration, .error:
         return true
       }
     }
-    guard unchanged else { return }
-    let atLeast = LLVMBuildICmp(builder.reference, LLVMIntSGE, counter, emitInteger(loop.start), "")!
-    _ = callIntrinsic("llvm.assume", overloads: [], [atLeast], "")
   }
 
   /// In the rest of a running loop (`emitLoopContinuation`), the integer copies of the
@@ -220,7 +240,7 @@ extension IRGenerator {
       guard case .loop(let index) = tree[outer], case .forLoop(let parts) = tree.loop(index),
         tree.contains(node, under: parts.body)
       else { continue }
-      _ = startIntegerCounter(of: parts, variable: program.loopVariable(of: outer))
+      if startIntegerCounter(of: parts, variable: program.loopVariable(of: outer)) != nil { assumePassesItsTest(parts) }
     }
   }
 
