@@ -244,7 +244,11 @@ extension IRGenerator {
         let integerStep = startIntegerCounter(of: parts, variable: local, fromStart: fromStart)
         let test = integerStep != nil ? { self.integerLoopTest(parts) } : { self.truth(self.emit(parts.end), "loopcond") }
         emitPreTestedLoop(test: test) {
-          _ = self.emit(parts.body)
+          if integerStep != nil {
+            self.withCounterRange(of: parts, local: local) { _ = self.emit(parts.body) }
+          } else {
+            _ = self.emit(parts.body)
+          }
           self.storeNumber(LLVMBuildFAdd(b, self.loadNumber(from: variable), step(), "nextvar"), into: variable)
           if let integerStep { self.stepIntegerCounter(local, by: integerStep) }
         }

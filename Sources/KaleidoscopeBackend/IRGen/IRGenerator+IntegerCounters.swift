@@ -240,7 +240,10 @@ extension IRGenerator {
       guard case .loop(let index) = tree[outer], case .forLoop(let parts) = tree.loop(index),
         tree.contains(node, under: parts.body)
       else { continue }
-      if startIntegerCounter(of: parts, variable: program.loopVariable(of: outer)) != nil { assumePassesItsTest(parts) }
+      let local = program.loopVariable(of: outer)
+      guard startIntegerCounter(of: parts, variable: local) != nil else { continue }
+      assumePassesItsTest(parts)
+      counterRanges[local.index] = counterRangeInBody(of: parts)
     }
   }
 
@@ -305,19 +308,23 @@ extension IRGenerator {
   }
 
   /// The address of an element whose index, the expression `index`, was computed in
-  /// integers (`emitInteger`): the bounds comparison alone. A bad index is reported as the
-  /// double the expression gives (`emitDouble(fromIntegers:)`, in the cold block): the
-  /// integer has lost a zero's sign (`-len(a)` is -0).
+  /// integers (`emitInteger`): the bounds comparison alone, or none for an index proved in
+  /// bounds (`provedInBounds`). A bad index is reported as the double the expression gives
+  /// (`emitDouble(fromIntegers:)`, in the cold block): the integer has lost a zero's sign
+  /// (`-len(a)` is -0).
   func elementPointer(of array: Name, position: LLVMValueRef, index: ExprID, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
     let (elements, count) = loadArray(of: program.variable(of: node))
+    var indices: [LLVMValueRef?] = [position]
+    if provedInBounds(index, count: count) {
+      return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
+    }
     let ok = block("index.ok")
     let error = block("index.error")
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, position, count, "inbounds"), ok, error)
     LLVMPositionBuilderAtEnd(b, error)
     reportIndexError(array, index: emitDouble(fromIntegers: index), count: count, node: node)
     LLVMPositionBuilderAtEnd(b, ok)
-    var indices: [LLVMValueRef?] = [position]
     return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
   }
 }

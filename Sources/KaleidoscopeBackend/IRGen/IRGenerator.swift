@@ -86,6 +86,9 @@ final class IRGenerator {
   var integerLocals: [LLVMValueRef?] = []
   /// The loop variables whose integer copy is live now, with the bits of their magnitude.
   var activeCounters: [Int32: Int] = [:]
+  /// The range of each counter in the body of its loop, where the builder is inside it
+  /// (`IRGenerator+IndexRanges.swift`).
+  var counterRanges: [Int32: ClosedRange<Int64>] = [:]
   var function: LLVMValueRef?
   /// The call depth of the frame being emitted: a parameter, or 0 at the top level.
   var callDepth: LLVMValueRef?
@@ -216,6 +219,7 @@ final class IRGenerator {
         ? LLVMBuildAlloca(builder.reference, int64, tree.text(local.name) + ".int")! : nil
     }
     activeCounters = [:]
+    counterRanges = [:]
     // An integral local's integer copy is kept with its double by every assignment
     // (`storeIntegral`), so it is valid wherever the local is in scope.
     for index in integral { activeCounters[index] = IRGenerator.exactBits - 1 }
