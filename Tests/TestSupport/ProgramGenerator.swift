@@ -322,7 +322,11 @@ public struct ProgramGenerator {
       // A number variable half the time: what the IR generator's proofs of whole indices,
       // and its copies of functions called with them, reason about.
       let variable = chance(1, of: 2) ? numbers().randomElement(using: &random)?.name : nil
-      return "(\(array.name)[\(variable ?? expression(depth: depth - 1, multiplier: multiplier))]\(value))"
+      // Now and then a step off it, at the edges of the ranges that the IR generator proves
+      // indices in bounds with (`IRGenerator+IndexRanges.swift`).
+      let offset = chance(1, of: 3) ? " \(["+", "-"].randomElement(using: &random)!) \(pick(1...2))" : ""
+      let index = variable.map { "(\($0)\(offset))" } ?? expression(depth: depth - 1, multiplier: multiplier)
+      return "(\(array.name)[\(index)]\(value))"
     }
     // An element of an array a third of the time: an index read from an array, which an
     // array kept as integers gives without a conversion.
