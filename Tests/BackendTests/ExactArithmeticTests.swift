@@ -38,14 +38,16 @@ struct ExactArithmeticTests {
     #expect(Self.arithmetic(program).value(of: body) == value)
   }
 
-  /// Only a negation or a product can make -0 from numbers that are not; a sum needs two
-  /// -0s, a difference or a division a -0 on the left.
+  /// Only a negation or a product can make -0 from numbers that are not (a negated literal
+  /// only if it is 0); a sum needs two -0s, a difference or a division a -0 on the left.
   static let negativeZeroCases: [(expression: String, mayBe: Bool)] = [
     ("i + j", false),
     ("i - j", false),
     ("i / 2", false),
     ("i * j", true),
     ("-i", true),
+    ("-1", false),
+    ("-0", true),
     ("-i + 1", false),
     ("(0 - i) * j", true),
     ("(0 - i) * j + 1", false),

@@ -22,6 +22,12 @@ struct IndexRangeTests {
       true, 0
     ),
     (
+      "the same window, its offsets negated",
+      "def fill(n) for y = 1, y < H - 1 in for x = 1, x < W - 1 in "
+        + "for dy = -1, dy < 2 in for dx = -1, dx < 2 in out[y * W + x] = image[(y + dy) * W + x + dx]",
+      true, 0
+    ),
+    (
       "a row past the last",
       "def fill(n) for y = 1, y < H in for x = 1, x < W - 1 in "
         + "for dy = 0 - 1, dy < 2 in for dx = 0 - 1, dx < 2 in out[y * W + x] = image[(y + dy) * W + x + dx]",

@@ -118,8 +118,10 @@ struct ExactArithmetic {
       return false
     case .length:
       return false
-    case .unary:
-      return true
+    case .unary(_, let operand):
+      // A negated literal other than 0 (`-1`, a loop's start) is not zero at all.
+      guard case .number(let value) = tree[operand] else { return true }
+      return value == 0
     case .binary(let op, let lhs, let rhs):
       switch op {
       case UInt8(ascii: "+"): return mayBeNegativeZero(lhs) && mayBeNegativeZero(rhs)

@@ -5,11 +5,12 @@ import KaleidoscopeFrontend
 /// as an integer (`integerCounterBits`) lies between the least its start can be and one
 /// below the most its bound can be: it starts there, only grows, nothing else assigns it,
 /// and the body runs only once `counter < bound` held. An index computed in integers from
-/// such counters, literals and globals the module has as constants, with `+`, `-` and `*`,
-/// then has a range; if that lies within an array whose length is a constant, the access
-/// needs no check. LLVM proves the same only for loops it sees from their start: in the
-/// rest of a running loop the counters come from the frame, and a 3×3 window's nine
-/// checks made LLVM's loop passes spend more time on them than on the rest of the module.
+/// such counters, literals and globals the module has as constants, with `+`, `-`, `*` and
+/// negation, then has a range; if that lies within an array whose length is a constant,
+/// the access needs no check. LLVM proves the same only for loops it sees from their
+/// start: in the rest of a running loop the counters come from the frame, and a 3×3
+/// window's nine checks made LLVM's loop passes spend more time on them than on the rest
+/// of the module.
 extension IRGenerator {
   /// The range of `loop`'s counter in its body, when its start and bound have ranges.
   func counterRangeInBody(of loop: ForLoop) -> ClosedRange<Int64>? {
@@ -44,10 +45,14 @@ extension IRGenerator {
       case .local(let local): return counterRanges[local.index]
       case .global(let global): return fixedValue(of: global).flatMap(Self.whole).map { $0...$0 }
       }
+    case .unary(_, let operand):
+      // Without a definition of its own, a unary operator is the built-in negation.
+      guard program.callee(of: id) == nil, let range = range(of: operand) else { return nil }
+      return -range.upperBound...(-range.lowerBound)
     case .binary(let op, let lhs, let rhs):
       guard program.callee(of: id) == nil, let left = range(of: lhs), let right = range(of: rhs) else { return nil }
       return Self.combine(left, right, op)
-    case .unary, .length, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string,
+    case .length, .assign, .call, .ifElse, .loop, .varIn, .element, .storeElement, .arrayLiteral, .string,
       .globalDeclaration, .error:
       return nil
     }
