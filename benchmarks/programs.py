@@ -6,7 +6,8 @@ Runs each program of benchmarks/programs/ both ways, alternately, best of N each
 shapes.py does for generated loop nests), checks that both print the same, and prints
 both times, their ratio and their difference; then the worst program. The programs were
 written for this benchmark, not tuned for the tiers: recursion over arrays, while loops
-of short unpredictable runs, helpers called from nests, strings, loops at the top level.
+of short unpredictable runs, helpers called from nests, strings, loops at the top level,
+backtracking, a queue, hash probing with fmod, output by putchard.
 Target (issue 31, as for the shapes): the worst is at most 1.25x, or at most 20 ms more
 than `--tier jit`.
 
