@@ -161,6 +161,18 @@ struct ParserTests {
     #expect(defined == ["g", "h"])
   }
 
+  @Test func aBrokenDeclarationStillDeclaresTheNamesItReached() {
+    let result = parse("var a[3], b = 1, c[] = [1,, 2], d = 4\n")
+    #expect(result.diagnostics.all.count == 1)
+    guard case .globals(let root)? = result.tree.items.last, case .globalDeclaration(let index) = result.tree[root] else {
+      Issue.record("no declaration in \(result.tree.items)")
+      return
+    }
+    let bindings = result.tree.bindings(result.tree.globalDeclaration(index))
+    #expect(bindings.map { result.tree.text($0.name) } == ["a", "b", "c"])
+    #expect(bindings.map(\.kind) == [.array, .number, .array])
+  }
+
   @Test func incompleteInputIsFlaggedForTheREPL() {
     #expect(parse("def f(x)").isIncomplete)
     #expect(parse("(1 +").isIncomplete)

@@ -185,7 +185,9 @@ extension Parser {
     return tree.addVarIn(pendingBindings[mark...], body: body, at: varRange.start)
   }
 
-  /// binding ( ',' binding )*, pushed on `pendingBindings`.
+  /// binding ( ',' binding )*, pushed on `pendingBindings`. A binding that breaks off after
+  /// its name is pushed too, with an error node for its value, so that a broken declaration
+  /// still declares every name it reached.
   func parseBindings() throws {
     let mark = pendingBindings.count
     while true {
@@ -205,26 +207,37 @@ extension Parser {
     let nameRange = token.range
     let name = internCurrentName()
     advance()
-    guard token.kind == .leftBracket else {
-      var initializer: ExprID?
-      if isOperator("=") {
-        advance()
-        initializer = try parseNestedExpression()
-      }
-      return VarBinding(name: name, nameRange: nameRange, value: .number(initializer: initializer))
+    let isArray = token.kind == .leftBracket
+    do {
+      let value = try isArray ? parseArrayValue() : parseNumberValue()
+      return VarBinding(name: name, nameRange: nameRange, value: value)
+    } catch {
+      let placeholder = tree.addError(at: nameRange.end)
+      let value: VarBinding.Value = isArray ? .zeros(count: placeholder) : .number(initializer: placeholder)
+      pendingBindings.append(VarBinding(name: name, nameRange: nameRange, value: value))
+      throw error
     }
+  }
+
+  /// ( '=' expression )?, after a number's name.
+  private func parseNumberValue() throws -> VarBinding.Value {
+    guard isOperator("=") else { return .number(initializer: nil) }
+    advance()
+    return .number(initializer: try parseNestedExpression())
+  }
+
+  /// '[' expression ']' | '[' ']' '=' ( arraylit | string ), after an array's name.
+  private func parseArrayValue() throws -> VarBinding.Value {
     let open = token.range
     advance()
     if token.kind == .rightBracket {
       advance()
       try expectOperator("=", "'=' and the array's elements after '[]'")
-      let elements: ExprID
       switch token.kind {
-      case .leftBracket: elements = try parseArrayLiteral()
-      case .string: elements = parseString()
+      case .leftBracket: return .elements(try parseArrayLiteral())
+      case .string: return .elements(parseString())
       default: throw fail(expected: "an array literal or a string after '[] ='")
       }
-      return VarBinding(name: name, nameRange: nameRange, value: .elements(elements))
     }
     let count = try parseNestedExpression()
     try expect(.rightBracket, "']' after the array's size", notes: [Note(.openedHere("'['"), in: file, at: open)])
@@ -232,7 +245,7 @@ extension Parser {
       report(.sizedArrayInitializer, at: token.range)
       throw SyntaxError()
     }
-    return VarBinding(name: name, nameRange: nameRange, value: .zeros(count: count))
+    return .zeros(count: count)
   }
 
   /// ident '[' expression ']', after the identifier.

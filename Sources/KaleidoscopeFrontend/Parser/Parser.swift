@@ -235,12 +235,22 @@ public final class Parser {
   /// item ::= 'var' binding ( ',' binding )* ( 'in' expression )?
   ///
   /// With `in`, a top-level `var ... in` expression; without it, a declaration of globals.
+  /// Bindings that break off are taken for a declaration, which they more often are.
   private func parseVarItem() throws {
     let varRange = token.range
     advance()
     let mark = pendingBindings.count
     defer { pendingBindings.removeLast(pendingBindings.count - mark) }
-    try parseBindings()
+    do {
+      try parseBindings()
+    } catch {
+      // The names the declaration reached are declared all the same, so that their uses are
+      // not reported as unknown as well.
+      if pendingBindings.count > mark {
+        tree.items.append(.globals(tree.addGlobalDeclaration(pendingBindings[mark...], at: varRange.start)))
+      }
+      throw error
+    }
     if token.kind == .keyword(.in) {
       advance()
       let body = try parseExpression()
