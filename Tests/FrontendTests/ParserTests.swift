@@ -173,6 +173,23 @@ struct ParserTests {
     #expect(bindings.map(\.kind) == [.array, .number, .array])
   }
 
+  @Test func recoveryWaitsForAnUnindentedLine() {
+    let source = MarkedSource(
+      """
+      def f(x)
+        var h = 0 in
+          (while (h 1️⃣!= x) in h = h + 1) :
+          (h + 1)
+      def g(y) y + 2️⃣)
+      g(1)
+      """)
+    let result = LargeStack.run { Parser.parse(source.file) }
+    #expect(result.diagnostics.sorted.map(\.range.start) == [source["1️⃣"], source["2️⃣"]])
+    // The indented `(h + 1)` is not taken for a top-level expression; `g(1)` is one.
+    let expressions = result.tree.items.filter { if case .expression = $0 { true } else { false } }
+    #expect(expressions.count == 1)
+  }
+
   @Test func incompleteInputIsFlaggedForTheREPL() {
     #expect(parse("def f(x)").isIncomplete)
     #expect(parse("(1 +").isIncomplete)

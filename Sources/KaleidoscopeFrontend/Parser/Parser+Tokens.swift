@@ -83,8 +83,10 @@ extension Parser {
   }
 
   /// Skips to where the next item plausibly starts: `def` or `extern`, just after a `;` that
-  /// is outside parentheses, or a token that begins a line outside parentheses. Always moves
-  /// past at least one token unless it stands on `def` or `extern`.
+  /// is outside parentheses, or a token that begins an unindented line outside parentheses
+  /// (an indented line more likely goes on with the broken item, whose names it would then
+  /// report as unknown). Always moves past at least one token unless it stands on `def` or
+  /// `extern`.
   func synchronize() {
     var first = true
     while token.kind != .endOfFile {
@@ -95,11 +97,17 @@ extension Parser {
         advance()
         return
       default:
-        if !first && parenBalance <= 0 && token.isAtStartOfLine && token.kind.canStartItem { return }
+        if !first && parenBalance <= 0 && startsUnindentedLine && token.kind.canStartItem { return }
       }
       first = false
       advance()
     }
+  }
+
+  /// Whether the current token is the first of its line and stands in its first column.
+  private var startsUnindentedLine: Bool {
+    let start = token.range.start
+    return token.isAtStartOfLine && (start == 0 || bytes[start - 1] == UInt8(ascii: "\n"))
   }
 
   /// How a token is named in "expected X, found Y".

@@ -13,7 +13,7 @@ public struct ParseResult: Sendable {
 ///
 /// Errors are recorded, never thrown out of `parse`: after a syntax error the parser abandons
 /// the current item and resynchronises at the start of the next one (`def`, `extern`, a `;`
-/// outside parentheses, or a line that starts outside any parentheses), so one run reports
+/// outside parentheses, or an unindented line outside any parentheses), so one run reports
 /// every independent mistake in a file. Nesting is limited (`nestingLimit`) so that no input
 /// can exhaust the stack of this or any later pass.
 ///
