@@ -5,7 +5,7 @@ import Testing
 /// cases as it did when this was written.
 @Suite("Case folders")
 struct CaseFolderTests {
-  @Test(arguments: [("Programs", 34), ("Golden", 4), ("Diagnostics", 10), ("IR", 8)])
+  @Test(arguments: [("Programs", 34), ("Golden", 4), ("Diagnostics", 11), ("IR", 8)])
   func everyFolderHoldsItsCases(folder: String, minimum: Int) {
     let count = TestData.programs(in: folder).count
     #expect(count >= minimum, "Tests/EndToEndTests/\(folder) has \(count) programs, fewer than \(minimum)")

@@ -133,6 +133,11 @@ struct ParserTests {
       ("1️⃣\"a\\qb\"", .invalidEscape("\\q")),
       ("var s[] = 1️⃣x", .expected("an array literal or a string after '[] ='", found: "identifier 'x'")),
       ("f([1 1️⃣2])", .expected("',' or ']' in the array literal", found: "number '2'")),
+      ("def f(a, b) a 1️⃣== b", .twoCharacterOperator("==")),
+      ("def f(a, b) a 1️⃣!= b", .twoCharacterOperator("!=")),
+      ("def f(a, b) a 1️⃣+= b", .twoCharacterOperator("+=")),
+      ("def f(a, b) a 1️⃣> b", .unknownBinaryOperator(">")),
+      ("def f(a, b) g(a 1️⃣% b)", .unknownBinaryOperator("%")),
     ])
   func syntaxErrors(text: String, message: DiagnosticMessage) {
     let source = MarkedSource(text)
@@ -188,6 +193,23 @@ struct ParserTests {
     // The indented `(h + 1)` is not taken for a top-level expression; `g(1)` is one.
     let expressions = result.tree.items.filter { if case .expression = $0 { true } else { false } }
     #expect(expressions.count == 1)
+  }
+
+  /// What the grammar allows next to an operand stays allowed: a prefix operator against a
+  /// binary one, and an item that starts with a prefix operator defined anywhere in the
+  /// file or, in the REPL, in an earlier input.
+  @Test(arguments: [
+    "def f(a) a=-a", "def f(a, b) a<-b", "1 !0\ndef unary!(v) v", "def unary!(v) v\n1 !-2", "1\n!0",
+  ])
+  func operatorsNextToAnOperandThatAreNoMistake(text: String) {
+    #expect(!parse(text).diagnostics.hasErrors, "\(parse(text).diagnostics.all)")
+  }
+
+  @Test func aPrefixOperatorFromAnEarlierInputIsNoMistake() {
+    var names = NameTable()
+    _ = names.intern("unary!")
+    let result = LargeStack.run { Parser.parse(SourceFile(name: "t", text: "1 !0"), names: names) }
+    #expect(!result.diagnostics.hasErrors)
   }
 
   @Test func incompleteInputIsFlaggedForTheREPL() {

@@ -153,7 +153,7 @@ struct SemaTests {
   @Test func binaryOperatorUsedBeforeItsDefinitionExplainsWhy() throws {
     let diagnostic = try #require(
       analyze(SourceFile(name: "t", text: "def f(a b) a | b\ndef binary| 5 (a b) a")).diagnostics.sorted.first)
-    #expect(diagnostic.message == .unknownUnaryOperator("|"))
+    #expect(diagnostic.message == .unknownBinaryOperator("|"))
     #expect(diagnostic.notes.first?.message == .operatorDefinedLater(kind: .binary, op: "|"))
   }
 

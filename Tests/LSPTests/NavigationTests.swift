@@ -14,7 +14,7 @@ struct NavigationTests {
       if 2️⃣n < 3 then 1 else fib(n - 1) + 3️⃣fib(n - 2)
     def binary| 5 (a b) if a then 1 else b
     var 4️⃣total = 0, values[3]
-    def sum(a[]) var s = 0 in (9️⃣for 5️⃣i = 0, i < len(a) in s = s + a[i]) : s
+    def sum(a[]) var s = 0 in (9️⃣for 5️⃣i = 0, i < len(a) in s = s + a[i]) + s
     extern sin(x)
     total = fib(10) 6️⃣| 0 + sum(values) + 7️⃣sin(1) + 1 8️⃣+ 2
 

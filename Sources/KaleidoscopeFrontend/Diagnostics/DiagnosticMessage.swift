@@ -32,6 +32,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case unknownFunction(String)
   case unknownUnaryOperator(String)
   case unknownBinaryOperator(String)
+  /// `==`, `!=`, `<=`, `&&`: operators of other languages, two characters here.
+  case twoCharacterOperator(String)
   case argumentCountMismatch(function: String, expected: Int, given: Int)
   case assignmentToNonVariable
   case redefinition(String)
@@ -60,6 +62,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
   case declareLibraryFunction(String, signature: String)
   case operatorDefinedLater(kind: OperatorKind, op: String)
   case isBinaryOperatorNotUnary(String)
+  case defineBinaryOperator(String)
+  case twoCharacterHint(String)
   case openedHere(String)
   case parameterKind(String, parameter: String, isArray: Bool)
   case assignmentIsBuiltIn
@@ -125,6 +129,8 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "unknown unary operator '\(op)'"
     case .unknownBinaryOperator(let op):
       return "unknown binary operator '\(op)'"
+    case .twoCharacterOperator(let spelling):
+      return "'\(spelling)' is not an operator: operators are one character long"
     case .argumentCountMismatch(let function, let expected, let given):
       return "'\(function)' takes \(Self.count(expected, "argument")), but \(given) \(given == 1 ? "was" : "were") given"
     case .assignmentToNonVariable:
@@ -181,6 +187,12 @@ public enum DiagnosticMessage: Sendable, Equatable {
       return "the \(kind.rawValue) operator '\(op)' is defined here, after its use; an operator takes effect after its definition"
     case .isBinaryOperatorNotUnary(let op):
       return "'\(op)' is a binary operator; it needs an operand on each side"
+    case .defineBinaryOperator(let op):
+      return op == ">"
+        ? "define it before its first use, as the tutorial does: def binary > 10 (LHS RHS) RHS < LHS"
+        : "define it before its first use: def binary \(op) PRECEDENCE (LHS RHS) EXPRESSION"
+    case .twoCharacterHint(let spelling):
+      return Self.twoCharacterHints[spelling] ?? ""
     case .openedHere(let what):
       return "to match this \(what)"
     case .parameterKind(let function, let parameter, let isArray):
@@ -220,6 +232,7 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .unknownFunction: "unknown-function"
     case .unknownUnaryOperator: "unknown-unary-operator"
     case .unknownBinaryOperator: "unknown-binary-operator"
+    case .twoCharacterOperator: "two-character-operator"
     case .argumentCountMismatch: "argument-count-mismatch"
     case .assignmentToNonVariable: "assignment-to-non-variable"
     case .redefinition: "redefinition"
@@ -245,12 +258,29 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .declareLibraryFunction: "declare-library-function"
     case .operatorDefinedLater: "operator-defined-later"
     case .isBinaryOperatorNotUnary: "binary-operator-not-unary"
+    case .defineBinaryOperator: "define-binary-operator"
+    case .twoCharacterHint: "two-character-hint"
     case .openedHere: "opened-here"
     case .parameterKind: "parameter-kind"
     case .assignmentIsBuiltIn: "assignment-is-built-in"
     case .lenIsBuiltIn: "len-is-built-in"
     }
   }
+
+  /// How to write what the common two-character operators of other languages mean.
+  private static let twoCharacterHints: [String: String] = [
+    "==": "compare with an operator of your own: def binary ~ 9 (LHS RHS) if LHS < RHS then 0 else if RHS < LHS then 0 else 1",
+    "!=": "compare with an operator of your own: def binary ~ 9 (LHS RHS) if LHS < RHS then 1 else if RHS < LHS then 1 else 0",
+    "<=": "'a <= b' can be written 'if b < a then 0 else 1'",
+    ">=": "'a >= b' can be written 'if a < b then 0 else 1'",
+    "&&": "define '&' as the tutorial does: def binary & 6 (LHS RHS) if LHS then (if RHS then 1 else 0) else 0",
+    "||": "define '|' as the tutorial does: def binary | 5 (LHS RHS) if LHS then 1 else if RHS then 1 else 0",
+    "+=": "write the assignment out: x = x + e", "-=": "write the assignment out: x = x - e",
+    "*=": "write the assignment out: x = x * e", "/=": "write the assignment out: x = x / e",
+  ]
+
+  /// Whether `twoCharacterHint` has something to say about `spelling`.
+  static func hasTwoCharacterHint(_ spelling: String) -> Bool { twoCharacterHints[spelling] != nil }
 
   private static func count(_ n: Int, _ noun: String) -> String {
     "\(n) \(noun)\(n == 1 ? "" : "s")"

@@ -22,6 +22,7 @@ extension Parser {
       let opStart = token.range.start
       let op = bytes[opStart]
       advance()
+      try rejectTwoCharacterOperator(after: opStart)
       var rhs = try parseUnary()
       if let next = currentBinaryPrecedence(),
         next > precedence || (next == precedence && operators.isRightAssociative(op))
@@ -38,6 +39,7 @@ extension Parser {
         lhs = tree.addBinary(op, lhs: lhs, rhs: rhs, at: opStart)
       }
     }
+    try rejectOperatorAfterOperand()
     return lhs
   }
 

@@ -79,6 +79,8 @@ public final class Parser {
   /// parsed (nested ones push on top), so that no array is allocated per call or `var`.
   var pendingArguments: [ExprID] = []
   var pendingBindings: [VarBinding] = []
+  /// The file's operator definitions, once a mistaken operator made the parser look for them.
+  var scannedDefinitions: OperatorDefinitions?
 
   private init(
     file: SourceFile, bytes: UnsafeBufferPointer<UInt8>, tree: SyntaxTree, operators: OperatorTable,
