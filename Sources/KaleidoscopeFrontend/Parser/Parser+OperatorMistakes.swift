@@ -18,6 +18,7 @@ extension Parser {
 
   /// After a binary operator at `opStart`: rejects a second operator character against it
   /// (`==`, `<=`, `+=`) unless that character may be a prefix operator (`a=-1`, `a<!b`).
+  @inline(__always)
   func rejectTwoCharacterOperator(after opStart: Int) throws {
     guard token.kind == .operatorChar, token.range.start == opStart + 1, !mayBePrefixOperator(bytes[token.range.start])
     else { return }
@@ -27,9 +28,15 @@ extension Parser {
   /// After an operand: rejects an operator character on the same line that is not a binary
   /// operator (`a > b` before `>` is defined, `a != b`, `a && b`) unless it may be a prefix
   /// operator starting the next item, which the grammar allows (`a !b`, but not `a != b`:
-  /// `=` cannot be a prefix operator).
+  /// `=` cannot be a prefix operator). Inlined: it runs after every operand, and the token
+  /// there is almost never an operator.
+  @inline(__always)
   func rejectOperatorAfterOperand() throws {
     guard token.kind == .operatorChar, !token.isAtStartOfLine else { return }
+    try rejectOperatorCharacterAfterOperand()
+  }
+
+  private func rejectOperatorCharacterAfterOperand() throws {
     let start = token.range.start
     let op = bytes[start]
     guard operators.precedence(of: op) == nil else { return }
