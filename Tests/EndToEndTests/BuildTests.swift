@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `kaleidoscope build`: debug information a real debugger uses, and cross-target objects.
@@ -188,6 +189,23 @@ struct BuildTests {
       ["build", "-", "-o", temporary("never")], stdin: "1", environment: ["CC": "/nonexistent/cc"])
     #expect(output.status == 1)
     #expect(output.stderr == "error: cannot run /nonexistent/cc: No such file or directory\n")
+  }
+
+  /// Executables and object files start every function on a 64-byte boundary, as the JIT's
+  /// code does (`FunctionAlignmentTests`).
+  @Test func writtenCodeStartsEachFunctionOnA64ByteBoundary() throws {
+    let path = temporary("aligned.s")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let program = "def f(x) x * 2\ndef g(x) f(x) + 1\ng(1)\n"
+    #expect(try Tool.run(["build", "-O2", "--emit", "asm", "-", "-o", path], stdin: program).status == 0)
+    let assembly = try String(contentsOfFile: path, encoding: .utf8)
+    let checks = """
+      CHECK: .p2align 6
+      CHECK-NEXT: .type f,@function
+      CHECK: .p2align 6
+      CHECK-NEXT: .type g,@function
+      """
+    #expect(try FileCheck.failure(of: assembly, checks: checks) == nil)
   }
 
   @Test(arguments: ["asm", "llvm-ir", "llvm-bc"])
