@@ -3,13 +3,13 @@
  * by `kaleidoscope build`, so it depends on nothing but libc. */
 #define _GNU_SOURCE
 #include <math.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -480,22 +480,37 @@ int ks_call_extern_protected(const char *name, void *function, const double *arg
   return 0;
 }
 
-/* The program on a thread of its own with KS_STACK_SIZE bytes of stack, as every engine
- * runs it, so that KS_CALL_DEPTH_LIMIT calls fit in executables as in the tool. */
-static void *ks_run_program(void *entry) {
+/* The program runs on KS_STACK_SIZE bytes of stack of its own, as every engine runs it, so
+ * that KS_CALL_DEPTH_LIMIT calls fit in executables as in the tool. The calling thread
+ * switches to that stack (makecontext) rather than starting a thread on it: creating and
+ * joining a thread was most of what a one-line executable took beyond its C twin. The lowest
+ * KS_STACK_GUARD bytes cannot be touched, so that an overflow faults, as on a thread's guard
+ * page; the whole takes no more address space than the thread's stack did (the sandbox
+ * reserves KS_STACK_SIZE for it). */
+#define KS_STACK_GUARD (1 << 16)
+static __thread void (*ks_program_entry)(void);
+
+static void ks_run_program(void) {
   ks_runtime_init();
-  ((void (*)(void))entry)();
+  ks_program_entry();
   ks_flush();
-  return NULL;
 }
 
 void ks_run_main(void (*entry)(void)) {
-  pthread_attr_t attributes;
-  pthread_t thread;
-  pthread_attr_init(&attributes);
-  pthread_attr_setstacksize(&attributes, KS_STACK_SIZE);
-  int started = pthread_create(&thread, &attributes, ks_run_program, (void *)entry) == 0;
-  pthread_attr_destroy(&attributes);
-  if (started) pthread_join(thread, NULL);
-  else ks_run_program((void *)entry);
+  ks_program_entry = entry;
+  size_t length = KS_STACK_SIZE;
+  char *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  ucontext_t program, caller;
+  if (base == MAP_FAILED || mprotect(base, KS_STACK_GUARD, PROT_NONE) != 0 || getcontext(&program) != 0) {
+    /* Without the memory, the program runs on the caller's stack, as deep as that goes. */
+    if (base != MAP_FAILED) munmap(base, length);
+    ks_run_program();
+    return;
+  }
+  program.uc_stack.ss_sp = base + KS_STACK_GUARD;
+  program.uc_stack.ss_size = length - KS_STACK_GUARD;
+  program.uc_link = &caller;
+  makecontext(&program, ks_run_program, 0);
+  swapcontext(&caller, &program);
+  munmap(base, length);
 }

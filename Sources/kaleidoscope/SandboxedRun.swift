@@ -129,7 +129,7 @@ enum SandboxedRun {
     } else {
       let loaded = try reporter.product(
         of: reportingBackEndErrors { try Pipeline.load(file, mode: .sandboxed, options: options) })
-      // The program runs on a thread with the stack every engine has (`ks_run_main`).
+      // The program runs on the stack every engine has (`ks_run_main`), reserved here.
       enter(cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, reserved: Interpreter.stackSize)
       loaded.run()
     }

@@ -12,8 +12,8 @@
 #define KS_CALL_DEPTH_LIMIT 100000
 #define KS_STACK_SIZE (512 << 20)
 
-/* Runs entry() (an executable's, or the JIT's, top-level code) on a thread with
- * KS_STACK_SIZE bytes of stack and the fault handlers installed, then flushes the output. */
+/* Runs entry() (an executable's, or the JIT's, top-level code) on KS_STACK_SIZE bytes of
+ * stack of its own with the fault handlers installed, then flushes the output. */
 void ks_run_main(void (*entry)(void));
 
 /* For compiled code: the located error of a call that would go deeper than
