@@ -89,6 +89,7 @@ extension Interpreter {
 
   /// A runtime error at `start`, worded by the runtime (`ks_describe_array_error`), as
   /// compiled code words it.
+  @inline(never)
   private func located(_ kind: Int, value: Double, length: Int, name: String, at start: Int) -> InterpreterError {
     let site = "\(tree.file.name):\(tree.file.location(of: start))"
     var buffer = [CChar](repeating: 0, count: site.utf8.count + name.utf8.count + 200)

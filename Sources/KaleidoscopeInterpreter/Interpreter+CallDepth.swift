@@ -16,6 +16,7 @@ extension Interpreter {
 
   /// The error of a call at `site` that would go deeper than the limit, worded by the
   /// runtime as compiled code words it.
+  @inline(never)
   func callDepthError(at site: ExprID) -> InterpreterError {
     let site = "\(tree.file.name):\(tree.file.location(of: tree.start(of: site)))"
     var buffer = [CChar](repeating: 0, count: site.utf8.count + 100)

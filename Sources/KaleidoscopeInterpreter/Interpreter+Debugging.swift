@@ -128,7 +128,14 @@ extension Interpreter {
     debugFrames.removeLast()
   }
 
+  /// Tells the observer that the run read or wrote element `position` of `array`.
+  @inline(never)
+  func reportAccess(of array: Name, at position: Int, isWrite: Bool) {
+    debugObserver?.accessed(tree.text(array), index: position, isWrite: isWrite)
+  }
+
   /// Tells the observer of an error about to end the run, and returns it.
+  @inline(never)
   func fault(_ error: InterpreterError) -> InterpreterError {
     debugObserver?.faulted(error, in: self)
     return error

@@ -28,9 +28,10 @@ extension Interpreter {
     _ entry: NativeEntry, _ function: FunctionID, argumentBase: Int, in compiledCode: CompiledCode
   ) throws(InterpreterError) -> Double {
     nativeArguments.removeAll(keepingCapacity: true)
-    for (offset, isArray) in parameterIsArray[Int(function.index)].enumerated() {
+    // By position: the flags' array held across the loop would be retained at every call.
+    for offset in 0..<parameterIsArray[Int(function.index)].count {
       let value = slots[argumentBase + offset]
-      if isArray {
+      if parameterIsArray[Int(function.index)][offset] {
         let storage = arrays[ArrayHandle(value).index]
         nativeArguments.append(Double(bitPattern: UInt64(UInt(bitPattern: storage.elements))))
         nativeArguments.append(Double(bitPattern: UInt64(storage.count)))

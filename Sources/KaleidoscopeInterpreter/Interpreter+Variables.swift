@@ -8,6 +8,7 @@ import KaleidoscopeFrontend
 /// compiled code finds them), and the call sites the runtime names in its errors.
 extension Interpreter {
   /// "FILE:LINE:COL" of the call at `id`, kept for the runtime as long as the interpreter.
+  @inline(never)
   func callSite(of id: ExprID) -> UnsafeMutablePointer<CChar> {
     if let site = callSites[id] { return site }
     let site = strdup("\(program.file.name):\(program.file.location(of: tree.start(of: id)))")!
@@ -17,6 +18,7 @@ extension Interpreter {
 
   /// The value of a variable: a local of the current frame, or a global (an array's
   /// handle for an array).
+  @inline(__always)
   func read(_ variable: VariableReference) -> Double {
     switch variable {
     case .local(let local): slots[base + Int(local.index)]
@@ -26,6 +28,7 @@ extension Interpreter {
   }
 
   /// Assigns a number variable (an array is never assigned as a whole).
+  @inline(__always)
   func write(_ value: Double, to variable: VariableReference) {
     switch variable {
     case .local(let local): slots[base + Int(local.index)] = value

@@ -277,7 +277,8 @@ public final class Interpreter {
   }
 
   /// Calls a user-defined binary operator.
-  private func call(
+  @inline(never)
+  private func callOperator(
     _ function: FunctionID, _ lhs: Double, _ rhs: Double, site: ExprID
   ) throws(InterpreterError) -> Double {
     let argumentBase = slots.count
@@ -312,8 +313,8 @@ public final class Interpreter {
       let argumentBase = slots.count
       let arrayMark = arrays.count
       defer { popArrays(to: arrayMark) }
-      for argument in tree.arguments(list) {
-        let value = try evaluate(argument)
+      for position in 0..<list.count {
+        let value = try evaluate(tree.argument(position, of: list))
         slots.append(value)
       }
       let callee = program.callee(of: id)!
@@ -328,14 +329,17 @@ public final class Interpreter {
       let varIn = tree.varIn(index)
       let arrayMark = arrays.count
       defer { popArrays(to: arrayMark) }
-      for (binding, local) in zip(tree.bindings(varIn.bindings), program.bindingLocals(of: varIn)) {
+      // By position, each binding and local read alone: slices held across the
+      // evaluation would keep the tables retained.
+      for position in varIn.bindings.indices {
+        let (binding, local) = (tree.bindings(varIn.bindings)[position], program.bindingLocals(of: varIn)[position])
         slots[base + Int(local.index)] = try value(of: binding)
       }
       return try evaluate(varIn.body)
     case .element(let array, let index):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
       let position = try checkedIndex(try evaluate(index), in: storage, of: array, at: id)
-      if _slowPath(isObserved) { debugObserver?.accessed(tree.text(array), index: position, isWrite: false) }
+      if _slowPath(isObserved) { reportAccess(of: array, at: position, isWrite: false) }
       return storage[position]
     case .storeElement(let array, let index, let valueExpr):
       let storage = arrays[ArrayHandle(read(program.variable(of: id))).index]
@@ -343,7 +347,7 @@ public final class Interpreter {
       let value = try evaluate(valueExpr)
       let position = try checkedIndex(indexValue, in: storage, of: array, at: id)
       storage[position] = value
-      if _slowPath(isObserved) { debugObserver?.accessed(tree.text(array), index: position, isWrite: true) }
+      if _slowPath(isObserved) { reportAccess(of: array, at: position, isWrite: true) }
       return value
     case .length:
       return Double(arrays[ArrayHandle(read(program.variable(of: id))).index].count)
@@ -351,15 +355,22 @@ public final class Interpreter {
       // An argument for an array parameter: a fresh array, freed when the call returns.
       return try makeArray(from: id).slotValue
     case .globalDeclaration(let index):
-      precondition(!globals.isBorrowed, "the REPL runs declarations in compiled code")
-      for binding in tree.bindings(tree.globalDeclaration(index)) {
-        guard let global = program.globals.lookup(binding.name) else { continue }
-        let holdsIntegers = compiledCode?.keepsIntegers(in: global) ?? false
-        declare(global, value: try value(of: binding, holdsIntegers: holdsIntegers, apart: true))
-      }
+      try declareGlobals(tree.globalDeclaration(index))
       return 0
     case .error:
       preconditionFailure("a program with errors is never run")
+    }
+  }
+
+  /// Runs a declaration of globals. Rare, and kept out of `evaluate(_:)`, whose frame every
+  /// node's evaluation pays for.
+  @inline(never)
+  private func declareGlobals(_ declaration: Bindings) throws(InterpreterError) {
+    precondition(!globals.isBorrowed, "the REPL runs declarations in compiled code")
+    for binding in tree.bindings(declaration) {
+      guard let global = program.globals.lookup(binding.name) else { continue }
+      let holdsIntegers = compiledCode?.keepsIntegers(in: global) ?? false
+      declare(global, value: try value(of: binding, holdsIntegers: holdsIntegers, apart: true))
     }
   }
 
@@ -393,15 +404,19 @@ public final class Interpreter {
     return value
   }
 
+  @inline(__always)
   private func isBinary(_ id: ExprID) -> Bool {
     if case .binary = tree[id] { return true }
     return false
   }
 
+  /// Applies a binary operator: inlined into the chain's walk, with a user-defined
+  /// operator's call kept out of line so that the arithmetic stays a few instructions.
+  @inline(__always)
   private func apply(
     _ op: UInt8, _ lhs: Double, _ rhs: Double, at id: ExprID
   ) throws(InterpreterError) -> Double {
-    if let callee = program.callee(of: id) { return try call(callee, lhs, rhs, site: id) }
+    if let callee = program.callee(of: id) { return try callOperator(callee, lhs, rhs, site: id) }
     switch op {
     case UInt8(ascii: "+"): return lhs + rhs
     case UInt8(ascii: "-"): return lhs - rhs

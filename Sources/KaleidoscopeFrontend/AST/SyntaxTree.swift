@@ -119,6 +119,13 @@ public struct SyntaxTree: Sendable {
     ExprIDs(storage: lists[Int(list.start)..<Int(list.start + list.count)])
   }
 
+  /// Argument `position` of `list`: for a walk that evaluates each argument in turn and
+  /// would otherwise keep the list's slice, and its storage, retained across the walk.
+  @inlinable
+  public func argument(_ position: Int32, of list: ExprList) -> ExprID {
+    ExprID(index: lists[Int(list.start + position)])
+  }
+
   @inlinable public func loop(_ index: Int32) -> Loop { loops[Int(index)] }
   @inlinable public func varIn(_ index: Int32) -> VarIn { varIns[Int(index)] }
   /// The bindings of a `.globalDeclaration` node.
