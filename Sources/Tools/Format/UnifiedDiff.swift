@@ -110,7 +110,16 @@ public enum UnifiedDiff {
   private static func script(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit] {
     var removed = [Bool](repeating: false, count: a.count)
     var inserted = [Bool](repeating: false, count: b.count)
-    for change in b.difference(from: a) {
+    // The search compares lines many times over: each line is hashed once to a number, and
+    // the numbers are compared instead.
+    var numbers: [ArraySlice<UInt8>: Int] = [:]
+    let number = { (line: ArraySlice<UInt8>) in
+      if let known = numbers[line] { return known }
+      numbers[line] = numbers.count
+      return numbers.count - 1
+    }
+    let (oldLines, newLines) = (a.map(number), b.map(number))
+    for change in newLines.difference(from: oldLines) {
       switch change {
       case .remove(let offset, _, _): removed[offset] = true
       case .insert(let offset, _, _): inserted[offset] = true
