@@ -10,13 +10,19 @@ public enum IRText {
   /// The functions defined in `ir`, in order, each from its `define` line to its closing `}`.
   static func functions(in ir: Substring) -> [(name: String, text: String)] {
     var result: [(name: String, text: String)] = []
-    var lines = ir.split(separator: "\n", omittingEmptySubsequences: false)[...]
+    var lines = lines(of: ir)[...]
     while let start = lines.firstIndex(where: { $0.hasPrefix("define ") }) {
       let end = lines[start...].firstIndex { $0 == "}" } ?? lines.index(before: lines.endIndex)
       if let name = functionName(lines[start]) { result.append((name, lines[start...end].joined(separator: "\n") + "\n")) }
       lines = lines[lines.index(after: end)...]
     }
     return result
+  }
+
+  /// The lines of `text`, without their line feeds. Split on the byte: IR's logs run to
+  /// megabytes, and splitting on the `Character` walks grapheme clusters.
+  static func lines(of text: Substring) -> [Substring] {
+    text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
   }
 
   /// The same, by name.

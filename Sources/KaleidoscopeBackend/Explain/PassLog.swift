@@ -97,7 +97,7 @@ extension PassLog {
   /// The sections of the log, each a header line and the IR under it.
   private static func dumps(in text: Substring) -> [Dump] {
     var result: [Dump] = []
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+    var lines = IRText.lines(of: text)[...]
     while let line = lines.first {
       lines = lines.dropFirst()
       guard let kind = header(line) else { continue }
