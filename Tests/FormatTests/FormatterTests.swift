@@ -138,6 +138,17 @@ struct FormatterTests {
     #expect(diagnostics.hasErrors)
   }
 
+  /// A token longer than the formatter's tokens record (16 bits of length) is written
+  /// whole, and what follows it, comments included, keeps its place.
+  @Test(arguments: [65_534, 65_535, 70_000])
+  func longTokens(length: Int) throws {
+    let text = String(repeating: "a", count: length)
+    let source = "var s[] = \"\(text)\"  # after the string\n\(text)b + 1;;\nlen(s)\n"
+    let expected = "var s[] =\n  \"\(text)\"  # after the string\n\(text)b +\n  1\nlen(s)\n"
+    let output = try #require(Self.format(Array(source.utf8)))
+    #expect(String(decoding: output, as: UTF8.self) == expected)
+  }
+
   @Test func emptyAndCommentOnlyFiles() {
     #expect(Self.format([]) == [])
     #expect(Self.format(Array("  # only a comment  \n\n".utf8)) == Array("# only a comment\n".utf8))

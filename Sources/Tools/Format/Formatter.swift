@@ -23,11 +23,13 @@ public enum Formatter {
     LargeStack.run {
       let parsed = Parser.parse(file, recordingParentheses: true)
       guard !parsed.diagnostics.hasErrors else { return .syntaxErrors(parsed.diagnostics) }
-      return file.bytes.withUnsafeBufferPointer { bytes in
+      return file.bytes.withUnsafeBufferPointer { bytes -> Result in
         let out = LineWriter(capacity: bytes.count + bytes.count / 8)
-        let printer = Printer(tree: parsed.tree, source: SourceCursor(bytes: bytes), out: out)
-        printer.program()
-        return .formatted(printer.out.alignedText(width: Printer.lineWidth))
+        return LexedToken.lex(bytes).withUnsafeBufferPointer { tokens in
+          let printer = Printer(tree: parsed.tree, source: SourceCursor(bytes: bytes, tokens: tokens), out: out)
+          printer.program()
+          return .formatted(printer.out.alignedText(width: Printer.lineWidth))
+        }
       }
     }
   }

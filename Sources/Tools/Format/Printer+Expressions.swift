@@ -65,7 +65,7 @@ extension Printer {
     case .unary(let op, let operand):
       token(.operatorChar)
       // `.` then a number would be read back as one number (`.5`).
-      if op == UInt8(ascii: "."), source.peek?.kind == .number { out.space() }
+      if op == UInt8(ascii: "."), source.next == .number { out.space() }
       part(operand, flat: flat)
     case .binary(_, let lhs, let rhs):
       binaryChain(lhs, rhs, flat: flat)
@@ -174,7 +174,7 @@ extension Printer {
       }
       newline()
     }
-    if closing == .rightBracket, source.peek?.kind == .comma {
+    if closing == .rightBracket, source.next == .comma {
       writeComments()
       _ = source.take(.comma)
     }

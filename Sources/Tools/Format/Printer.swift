@@ -56,7 +56,7 @@ final class Printer {
   /// Semicolons that only end items are not written (`needsSeparator` writes those that
   /// keep two items apart).
   private func skipSemicolons() {
-    while source.peek?.kind == .semicolon {
+    while source.next == .semicolon {
       writeComments()
       _ = source.take(.semicolon)
     }
@@ -66,8 +66,8 @@ final class Printer {
   /// parenthesis, a bracket or an operator character (`f(x) x` then `(1)` is `x(1)`).
   private func needsSeparator() -> Bool {
     var lookahead = source
-    while lookahead.peek?.kind == .semicolon { _ = lookahead.take(.semicolon) }
-    switch lookahead.peek?.kind {
+    while lookahead.next == .semicolon { _ = lookahead.take(.semicolon) }
+    switch lookahead.next {
     case .leftParen?, .leftBracket?, .operatorChar?: return true
     default: return false
     }
@@ -104,7 +104,7 @@ final class Printer {
     case .binaryOperator:
       token(.keyword(.binary))
       token(.operatorChar)
-      if source.peek?.kind == .number {
+      if source.next == .number {
         out.space()
         token(.number)
       }
@@ -146,8 +146,7 @@ final class Printer {
   /// Writes the next source token, which must be of `kind`, after the comments before it.
   func token(_ kind: TokenKind) {
     writeComments()
-    let token = source.take(kind)
-    out.write(source.text(token.range))
+    out.write(source.text(source.take(kind)))
   }
 
   /// Writes the comments that come before the next token: one that trails a token stays
@@ -203,40 +202,40 @@ final class Printer {
   /// every expression inside it, so none is measured twice: one measured before is skipped.
   func measure(_ id: ExprID, writing: () -> Void) {
     if let measured = widths[id] {
-      source.skip(to: measured.end)
+      source.skip(to: measured.next)
       if measured.width == Int.max { out.newline() } else { out.skip(width: measured.width) }
       return
     }
     let (column, breaks) = (out.column, out.breaks)
     writing()
     let width = out.breaks > breaks ? Int.max : out.column - column
-    widths[id] = (width, source.previousTokenEnd)
+    widths[id] = (width, source.position)
   }
 }
 
 /// The one-line width of each expression measured so far (`Int.max` when a comment inside
-/// keeps it from being one line) and where it ends in the source, by node, shared by a
+/// keeps it from being one line) and the index of the token after it, by node, shared by a
 /// printer and its measurers.
 final class WidthCache {
   private var widths: [Int32]
-  private var ends: [UInt32]
+  private var nextTokens: [UInt32]
 
   init(count: Int) {
     widths = [Int32](repeating: -1, count: count)
-    ends = [UInt32](repeating: 0, count: count)
+    nextTokens = [UInt32](repeating: 0, count: count)
   }
 
-  subscript(id: ExprID) -> (width: Int, end: Int)? {
+  subscript(id: ExprID) -> (width: Int, next: Int)? {
     get {
       let index = Int(id.index)
       guard widths[index] >= 0 else { return nil }
-      return (widths[index] == Int32.max ? Int.max : Int(widths[index]), Int(ends[index]))
+      return (widths[index] == Int32.max ? Int.max : Int(widths[index]), Int(nextTokens[index]))
     }
     set {
       guard let newValue else { return }
       let index = Int(id.index)
       widths[index] = Int32(clamping: newValue.width)
-      ends[index] = UInt32(newValue.end)
+      nextTokens[index] = UInt32(newValue.next)
     }
   }
 }

@@ -17,80 +17,93 @@ struct Comment {
 /// are dropped, and commas between parameters, which are optional, are added. The comments
 /// between two tokens come out between the same two tokens.
 ///
-/// Tokens are lexed as they are read, so a cursor is small and cheap to copy (a measuring
-/// printer reads ahead on a copy), and a large file is never held as an array of tokens.
-/// The bytes are read through a pointer that `Formatter.format` keeps valid.
+/// A cursor is a position among the file's tokens, lexed once (`LexedToken`), so it is
+/// small and cheap to copy (a measuring printer reads ahead on a copy). The bytes and the
+/// tokens are read through pointers that `Formatter.format` keeps valid.
 struct SourceCursor {
   private let bytes: UnsafeBufferPointer<UInt8>
-  private var lexer: Lexer
-  /// The next token to write (`.endOfFile` at the end).
-  private var current: Token
-  /// Where the token before `current` ends (0 at the start of the file).
-  private var previousEnd = 0
-  /// The comments between the previous token and `current` not yet written.
-  private var comments: ArraySlice<Comment> = []
+  private let tokens: UnsafeBufferPointer<LexedToken>
+  /// The next token to write, by its index in `tokens` (the end of file's at the end).
+  private(set) var position = 0
+  /// How many of the comments between the previous token and the next one are written.
+  /// They are found again when asked for (`gapComments`): comments are rare, and a cursor
+  /// that holds none copies without reference counting.
+  private var commentsTaken = 0
 
-  init(bytes: UnsafeBufferPointer<UInt8>) {
+  init(bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeBufferPointer<LexedToken>) {
     self.bytes = bytes
-    lexer = Lexer(bytes: bytes)
-    current = lexer.next()
-    comments = Self.comments(in: bytes, from: 0, to: current.range.start)
+    self.tokens = tokens
+    arrive(at: 0)
   }
 
-  /// The next token, without taking it.
-  var peek: Token? { current.kind == .endOfFile ? nil : current }
+  /// The kind of the next token, without taking it (nil at the end).
+  var next: TokenKind? { atEnd ? nil : tokens[position].kind }
 
-  /// Where the last token taken ends (0 at the start): a mark to skip to (`skip(to:)`).
-  var previousTokenEnd: Int { previousEnd }
+  /// Whether the next token is the end of file's (the last).
+  private var atEnd: Bool { position == tokens.count - 1 }
 
-  /// Takes the next token, which the printer expects to be of `kind`.
-  mutating func take(_ kind: TokenKind) -> Token {
-    let token = current
+  /// Where the next token starts, and where the token before it ends (0 at the start).
+  private var nextStart: Int { Int(tokens[position].start) }
+  private var previousEnd: Int { position == 0 ? 0 : tokens[position - 1].end(in: bytes) }
+
+  /// Takes the next token, which the printer expects to be of `kind`; its place in the
+  /// source.
+  mutating func take(_ kind: TokenKind) -> SourceRange {
+    let token = tokens[position]
     precondition(token.kind == kind, "the printer writes the source's tokens in order")
-    advance(to: lexer.next(), after: token.range.end)
-    return token
+    let range = SourceRange(start: Int(token.start), end: token.end(in: bytes))
+    arrive(at: position + 1)
+    return range
   }
 
   /// Takes the next token if it is of `kind`.
-  mutating func take(ifNext kind: TokenKind) -> Token? {
-    guard current.kind == kind else { return nil }
+  mutating func take(ifNext kind: TokenKind) -> SourceRange? {
+    guard tokens[position].kind == kind else { return nil }
     return take(kind)
   }
 
-  /// Goes on from `end`, the end of a token, without reading the tokens before it (when
-  /// measuring text measured before); the comments among them are passed over too.
-  mutating func skip(to end: Int) {
-    lexer = Lexer(bytes: bytes, position: end)
-    advance(to: lexer.next(), after: end)
+  /// Goes on from `position` (a mark of `position` taken after a token, when measuring text
+  /// measured before); the comments before it are passed over too.
+  mutating func skip(to position: Int) {
+    arrive(at: position)
   }
 
-  private mutating func advance(to token: Token, after end: Int) {
-    previousEnd = end
-    current = token
-    comments = Self.comments(in: bytes, from: end, to: token.range.start)
+  private mutating func arrive(at next: Int) {
+    position = next
+    commentsTaken = 0
+  }
+
+  /// The comments between the previous token and the next one (or, at the end, the rest),
+  /// written or not.
+  private var gapComments: [Comment] {
+    guard tokens[position].followsComment else { return [] }
+    return Self.comments(in: bytes, from: previousEnd, to: atEnd ? bytes.count : nextStart)
   }
 
   /// The comments before the next token (or, at the end, the rest), taking them.
   mutating func takeComments() -> ArraySlice<Comment> {
-    defer { comments = [] }
-    return comments
+    let all = gapComments
+    defer { commentsTaken = all.count }
+    return all[min(commentsTaken, all.count)...]
   }
 
   /// The comment before the next token when it trails the previous one, taking it.
   mutating func takeTrailingComment() -> Comment? {
-    guard let first = comments.first, first.isTrailing else { return nil }
-    comments = comments.dropFirst()
-    return first
+    guard tokens[position].followsComment else { return nil }
+    let all = gapComments
+    guard commentsTaken < all.count, all[commentsTaken].isTrailing else { return nil }
+    commentsTaken += 1
+    return all[commentsTaken - 1]
   }
 
   /// Whether a comment comes before the next token.
-  var hasCommentBeforeNext: Bool { !comments.isEmpty }
+  var hasCommentBeforeNext: Bool {
+    tokens[position].followsComment && (commentsTaken == 0 || commentsTaken < gapComments.count)
+  }
 
   /// The comments in a gap between two tokens (`start` is 0 before the first), which holds
   /// only whitespace and comments. (Static, so that no copy of the cursor is made.)
-  private static func comments(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to limit: Int) -> ArraySlice<
-    Comment
-  > {
+  private static func comments(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to limit: Int) -> [Comment] {
     var found: [Comment] = []
     var newlines = 0
     var position = start
@@ -113,7 +126,7 @@ struct SourceCursor {
         position += 1
       }
     }
-    return found[...]
+    return found
   }
 
   private static func isBlank(_ byte: UInt8) -> Bool {
@@ -123,9 +136,10 @@ struct SourceCursor {
   /// Whether an empty line comes before the next token, after the previous token or the
   /// comment before it (at the start of the file, only after a comment).
   func blankLineBeforeNext() -> Bool {
-    guard peek != nil else { return false }
+    guard next != nil else { return false }
+    let previousEnd = previousEnd
     var newlines = 0
-    var position = current.range.start - 1
+    var position = nextStart - 1
     while position >= previousEnd {
       switch bytes[position] {
       case UInt8(ascii: "\n"): newlines += 1
