@@ -33,7 +33,6 @@ struct SourceCursor {
   init(bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeBufferPointer<LexedToken>) {
     self.bytes = bytes
     self.tokens = tokens
-    arrive(at: 0)
   }
 
   /// The kind of the next token, without taking it (nil at the end).
@@ -52,7 +51,7 @@ struct SourceCursor {
     let token = tokens[position]
     precondition(token.kind == kind, "the printer writes the source's tokens in order")
     let range = SourceRange(start: Int(token.start), end: token.end(in: bytes))
-    arrive(at: position + 1)
+    skip(to: position + 1)
     return range
   }
 
@@ -62,13 +61,9 @@ struct SourceCursor {
     return take(kind)
   }
 
-  /// Goes on from `position` (a mark of `position` taken after a token, when measuring text
-  /// measured before); the comments before it are passed over too.
-  mutating func skip(to position: Int) {
-    arrive(at: position)
-  }
-
-  private mutating func arrive(at next: Int) {
+  /// Goes on from the token at `next` (a `position` noted after text measured before, which
+  /// is measured no more); the comments before it are passed over too.
+  mutating func skip(to next: Int) {
     position = next
     commentsTaken = 0
   }
@@ -84,12 +79,11 @@ struct SourceCursor {
   mutating func takeComments() -> ArraySlice<Comment> {
     let all = gapComments
     defer { commentsTaken = all.count }
-    return all[min(commentsTaken, all.count)...]
+    return all[commentsTaken...]
   }
 
   /// The comment before the next token when it trails the previous one, taking it.
   mutating func takeTrailingComment() -> Comment? {
-    guard tokens[position].followsComment else { return nil }
     let all = gapComments
     guard commentsTaken < all.count, all[commentsTaken].isTrailing else { return nil }
     commentsTaken += 1
