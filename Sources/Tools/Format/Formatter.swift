@@ -19,13 +19,16 @@ public enum Formatter {
   }
 
   /// Formats a whole file (on a large stack: parsing and printing recurse over nesting).
+  /// The printer's tokens (`LexedToken`) are lexed on a thread of their own while the parser
+  /// builds the tree, which needs none of them.
   public static func format(_ file: SourceFile) -> Result {
     LargeStack.run {
-      let parsed = Parser.parse(file, recordingParentheses: true)
-      guard !parsed.diagnostics.hasErrors else { return .syntaxErrors(parsed.diagnostics) }
-      return file.bytes.withUnsafeBufferPointer { bytes -> Result in
+      file.bytes.withUnsafeBufferPointer { bytes -> Result in
+        let (parsed, lexed) = LargeStack.concurrently(
+          { Parser.parse(file, recordingParentheses: true) }, { LexedToken.lex(bytes) }, size: lexerStack)
+        guard !parsed.diagnostics.hasErrors else { return .syntaxErrors(parsed.diagnostics) }
         let out = LineWriter(capacity: bytes.count + bytes.count / 8)
-        return LexedToken.lex(bytes).withUnsafeBufferPointer { tokens in
+        return lexed.withUnsafeBufferPointer { tokens in
           let printer = Printer(tree: parsed.tree, source: SourceCursor(bytes: bytes, tokens: tokens), out: out)
           printer.program()
           return .formatted(printer.out.alignedText(width: Printer.lineWidth))
@@ -33,4 +36,7 @@ public enum Formatter {
       }
     }
   }
+
+  /// Lexing does not recurse.
+  private static let lexerStack = 1 << 20
 }
