@@ -52,11 +52,6 @@ struct LexedToken {
   /// Whether a `#` stands between `start` and `limit` (a gap holds only whitespace and
   /// comments, so any `#` starts one).
   private static func hasComment(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to limit: Int) -> Bool {
-    var position = start
-    while position < limit {
-      if bytes[position] == UInt8(ascii: "#") { return true }
-      position += 1
-    }
-    return false
+    bytes[start..<limit].contains(UInt8(ascii: "#"))
   }
 }
