@@ -36,9 +36,9 @@ struct RunStatistics {
       if let figures = tiers?.figures {
         lines.append(
           "machine code: \(Self.count(figures.functions, "function")), \(Self.count(figures.loops, "loop")) "
-            + "(\(Self.count(figures.modules, "module"))\(figures.modulesAhead > 0 ? ", \(figures.modulesAhead) compiled ahead" : "")"
+            + "(\(Self.count(figures.modules, "module"))\(Self.ahead(figures))"
             + "\(figures.modulesCached > 0 ? ", \(figures.modulesCached) from the cache" : ""), "
-            + "\(milliseconds(figures.nanoseconds)) on the compiler thread)")
+            + "\(milliseconds(figures.nanoseconds)) compiling)")
         lines.append(
           "interpreted: \(Self.count(figures.interpretedFunctions, "function")) (called at least once), "
             + "\(Self.count(figures.interpretedLoopIterations, "loop iteration"))")
@@ -56,6 +56,13 @@ struct RunStatistics {
   }
 
   /// `1 loop`, `2 loops`.
+  /// `, 2 compiled ahead (1 while the interpreter waited)`, or nothing.
+  static func ahead(_ figures: TierStatistics.Figures) -> String {
+    guard figures.modulesAhead > 0 else { return "" }
+    let waiting = figures.modulesWhileWaiting
+    return ", \(figures.modulesAhead) compiled ahead" + (waiting > 0 ? " (\(waiting) while the interpreter waited)" : "")
+  }
+
   static func count(_ value: Int, _ noun: String) -> String {
     "\(value) \(noun)\(value == 1 ? "" : "s")"
   }

@@ -219,6 +219,51 @@ struct TierPolicyTests {
     }
   }
 
+  /// `nests` with inner loops costlier per iteration than the loop run first.
+  static let costlierNest = nests.replacingOccurrences(of: "g = g + j", with: "g = g + j * j + j")
+
+  /// A nest whose inner loop calls a function too large to copy, which the loop run first
+  /// calls too: that loop's module compiles it for good.
+  static let sharedCallee = """
+    def binary : 1 (x y) y
+    var g = 0, n = 200
+    def big(x) \(Array(repeating: "x * 1.5", count: 80).joined(separator: " + "))
+    for s = 0, s < 100 in g = g + big(s)
+    def fixed() for i = 0, i < 3 in for j = 0, j < n in g = g + big(j)
+    fixed()
+    """
+
+  /// The interpreter's thread, having handed over the loop it runs, compiles the next inner
+  /// loop of a nest known to run long while it waits, rather than crawl: that code is there
+  /// when the request returns. Not a loop whose iterations cost more than the loop it waits
+  /// for (its compile would likely outlast the request's), nor one whose module would call
+  /// a function another module compiles (it could link before that one), nor loops outside
+  /// any nest: the compiler thread compiles them ahead once idle.
+  @Test(arguments: [("nests", 1), ("costlier", 0), ("shared callee", 0), ("singles", 0)])
+  func theInterpretersThreadCompilesAnInnerLoopWhileItWaits(program name: String, whileWaiting: Int) throws {
+    let sources = [
+      "nests": Self.nests, "costlier": Self.costlierNest, "shared callee": Self.sharedCallee, "singles": Self.singles,
+    ]
+    let source = try #require(sources[name])
+    #expect(source.contains("g + j * j") == (name == "costlier"))
+    let (program, tiers) = try Self.tiers(of: source, hotCalls: 1000, waits: false, declaring: true)
+    defer { tiers.finish() }
+    // The compiler thread finds the loops to compile ahead as the program starts.
+    tiers.waitUntilIdle()
+    let first = try #require(program.bodies.firstIndex { $0.function == nil && $0.hasLoop })
+    tiers.starting(topLevel: first)
+    _ = tiers.loop(program.bodies[first].loops[0], of: first, iterations: 8)
+    #expect(tiers.statistics.figures.modulesWhileWaiting == whileWaiting)
+    guard whileWaiting > 0 else { return }
+    let fixed = try #require(program.functions.ids.first { program.functions[$0].spelling == "fixed" })
+    let body = try #require(program.bodies.firstIndex { $0.function == fixed })
+    let inner = try #require(
+      program.bodies[body].loops.first { loop in
+        !program.bodies[body].loops.contains { $0 != loop && program.tree.contains($0, under: loop) }
+      })
+    #expect(tiers.loop(inner, of: body, iterations: 0) != nil)
+  }
+
   /// Each entry into a loop's code counts as `shortRun` iterations of the loop around it:
   /// that loop gets hot after about 41 iterations that enter the code, not 4,096.
   @Test(arguments: [40, 41])

@@ -15,7 +15,10 @@ import CLLVM
 /// attach a JIT event listener only to a RuntimeDyld layer; its GDB registration listener
 /// hands every object, with its DWARF, to the debugger through the GDB JIT interface
 /// (`__jit_debug_register_code`), so gdb can break in and step through JIT'd code.
-public final class JIT {
+///
+/// Objects may be added and symbols looked up from any thread (ORC locks its session), but
+/// `machine`, like every target machine, compiles for one thread at a time.
+public final class JIT: @unchecked Sendable {
   let reference: LLVMOrcLLJITRef
   /// The machine modules are optimised for and compiled by before they are added.
   public let machine: TargetMachine

@@ -7,7 +7,8 @@ struct GlobalSnapshot: @unchecked Sendable {
 
 /// What was handed to the compiler: functions (by `FunctionID.index`), functions whose own
 /// entry was, and loops (by loop index); the loops that have started; the globals' cells at
-/// the last request; and how far compiling ahead has gone through its list.
+/// the last request; the loops to compile ahead and how far the compiler thread has gone
+/// through them.
 struct CompileRequests {
   var functions: [Bool]
   var entries: [Bool]
@@ -15,6 +16,9 @@ struct CompileRequests {
   /// Loops that have started in the interpreter.
   var started: [Bool]
   var cells: GlobalSnapshot?
+  /// The loops to compile ahead, in order (`CallGraph.loopsToCompileAhead`), found once on
+  /// the compiler thread (`TieredExecution.aheadCandidates`).
+  var aheadOfTime: [CallGraph.AheadCandidate]?
   var ahead = 0
   /// The top-level body running (`starting(topLevel:)`).
   var topLevel = 0

@@ -2,14 +2,18 @@ import CLLVM
 import Dispatch
 import KaleidoscopeFrontend
 import KaleidoscopeInterpreter
+import Synchronization
 
-/// The compiler thread's side of tiered execution: the JIT, what it knows of the globals,
-/// and the modules it builds for `TieredExecution`, which uses it only on that thread.
+/// The compiling side of tiered execution: the JIT, what it knows of the globals, and the
+/// modules it builds for `TieredExecution`. The compiler thread builds with the JIT's own
+/// target machine; the interpreter's thread, while it waits for code, may build too, with a
+/// machine of its own (`build(machine:)`): a target machine serves one thread at a time,
+/// while ORC takes objects and answers lookups from any. What both share is locked.
 ///
 /// A module whose object is in the machine-code cache (`MachineCodeCache`) from an
 /// earlier run is linked from there, skipping LLVM's optimiser and code generator, which
 /// take nearly all of a compile; one that is not is compiled and filed there.
-final class TierCompiler {
+final class TierCompiler: @unchecked Sendable {
   private let program: CheckedProgram
   private let options: CompileOptions
   private let globals: GlobalCells
@@ -17,17 +21,23 @@ final class TierCompiler {
   private let unresolved: Set<String>
   private let statistics: TierStatistics
   private let cache: MachineCodeCache?
-  private var jit: JIT?
-  /// The start of every module's key in the cache, made with the JIT (`keyHeader`).
-  private var keyHeader: [UInt8] = []
   /// What is known of the globals, worked out once for every module of the run rather than
   /// once per module, and shared with the interpreter.
   private let globalFacts: ProgramGlobalFacts
-  /// The literal initialisers of the number globals that nothing assigns, made with the
-  /// first module: once a declaration has run, its global holds that value for good.
-  private var fixedCandidates: [Int32: Double]?
-  /// The loops whose code a module has linked, by loop index: later modules call it.
-  private var compiledLoops: [Int32: CompiledLoop] = [:]
+  /// What the threads that build share.
+  private let shared = Mutex(Shared())
+
+  /// The JIT and what the modules built so far leave to the next.
+  private struct Shared {
+    var jit: JIT?
+    /// The start of every module's key in the cache, made with the JIT (`keyHeader`).
+    var keyHeader: [UInt8] = []
+    /// The literal initialisers of the number globals that nothing assigns, made when first
+    /// needed: once a declaration has run, its global holds that value for good.
+    var fixedCandidates: [Int32: Double]?
+    /// The loops whose code a module has linked, by loop index: later modules call it.
+    var compiledLoops: [Int32: CompiledLoop] = [:]
+  }
 
   init(
     program: CheckedProgram, options: CompileOptions, globals: GlobalCells, graph: CallGraph, unresolved: Set<String>,
@@ -45,12 +55,16 @@ final class TierCompiler {
 
   /// The JIT, made with the globals' cells defined the first time.
   func host() throws -> JIT {
-    if let jit { return jit }
-    let made = try JIT(machine: try JIT.machine(optimization: options.optimization))
-    try made.define(absolute: IRGenerator.tieredGlobalSymbols(of: program, at: globals.address(of:)))
-    if cache != nil { keyHeader = MachineCodeCache.keyHeader(for: made.machine, optimization: options.optimization) }
-    jit = made
-    return made
+    try shared.withLock { shared throws -> JIT in
+      if let jit = shared.jit { return jit }
+      let made = try JIT(machine: try JIT.machine(optimization: options.optimization))
+      try made.define(absolute: IRGenerator.tieredGlobalSymbols(of: program, at: globals.address(of:)))
+      if cache != nil {
+        shared.keyHeader = MachineCodeCache.keyHeader(for: made.machine, optimization: options.optimization)
+      }
+      shared.jit = made
+      return made
+    }
   }
 
   /// The globals that can no longer change, from their cells when the compile was asked
@@ -63,7 +77,14 @@ final class TierCompiler {
   /// elements from its cell as memory that never changes (`IRGenerator.loadArray(of:)`).
   func fixedGlobals(_ cells: [(UInt64, UInt64)]) -> IRGenerator.FixedGlobals {
     var fixed = IRGenerator.FixedGlobals()
-    for (index, literal) in fixedCandidates ?? [:] where cells[Int(index)].0 == literal.bitPattern {
+    let candidates = shared.withLock { shared in
+      if shared.fixedCandidates == nil {
+        let stable = globalFacts.facts.stable
+        shared.fixedCandidates = WholeIndexAnalysis.literalInitializers(of: program).filter { stable[Int($0.key)] != nil }
+      }
+      return shared.fixedCandidates!
+    }
+    for (index, literal) in candidates where cells[Int(index)].0 == literal.bitPattern {
       fixed.numbers[index] = literal
     }
     for (index, symbol) in program.globals.symbols.enumerated() where symbol.kind == .array && cells[index].1 != 0 {
@@ -74,31 +95,29 @@ final class TierCompiler {
 
   /// Compiles `functions` (`copies` of them private; and `loops` loops) into one module with
   /// the entries that `entries` emit (each returning its name); their addresses, or nil if
-  /// LLVM failed.
+  /// LLVM failed. `machine`, if given, compiles instead of the JIT's (on another thread).
   func build(
     _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, ahead: Bool, globalsThen: [(UInt64, UInt64)],
-    entries: [ModuleEntry]
+    entries: [ModuleEntry], machine: TargetMachine? = nil
   ) -> [UnsafeMutableRawPointer]? {
     let start = DispatchTime.now().uptimeNanoseconds
     var cached = false
     defer {
       let elapsed = DispatchTime.now().uptimeNanoseconds - start
       statistics.recordCompile(
-        functions: functions.count - copies.count, copies: copies.count, loops: loops, ahead: ahead, cached: cached,
-        nanoseconds: elapsed)
+        functions: functions.count - copies.count, copies: copies.count, loops: loops, ahead: ahead,
+        waiting: machine != nil, cached: cached, nanoseconds: elapsed)
     }
     do {
       let jit = try host()
+      let machine = machine ?? jit.machine
       let module = Module(name: "tier", context: Context())
-      module.configure(for: jit.machine)
-      let facts = globalFacts.facts
-      if fixedCandidates == nil {
-        fixedCandidates = WholeIndexAnalysis.literalInitializers(of: program).filter { facts.stable[Int($0.key)] != nil }
-      }
+      module.configure(for: machine)
       let fixed = fixedGlobals(globalsThen)
+      let (compiledLoops, keyHeader) = shared.withLock { ($0.compiledLoops, $0.keyHeader) }
       let generator = IRGenerator(
         program: program, module: module, options: options, linking: .tiered(copies: copies, fixed: fixed, loops: compiledLoops),
-        unresolved: unresolved, globalFacts: facts)
+        unresolved: unresolved, globalFacts: globalFacts.facts)
       for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
       let names = entries.map { $0.emit(generator) }
       generator.emitLoopFallbacks()
@@ -109,8 +128,8 @@ final class TierCompiler {
         recordLoops(of: entries)
         return addresses
       }
-      if options.optimization != .none { try module.optimize(level: options.optimization, for: jit.machine) }
-      let object = try ObjectEmitter.object(of: module, machine: jit.machine)
+      if options.optimization != .none { try module.optimize(level: options.optimization, for: machine) }
+      let object = try ObjectEmitter.object(of: module, machine: machine)
       if let cache, let key {
         cache.store(UnsafeRawBufferPointer(start: LLVMGetBufferStart(object), count: LLVMGetBufferSize(object)), for: key)
       }
@@ -144,7 +163,9 @@ final class TierCompiler {
   /// Records the loop continuations among a linked module's entries, for later modules to
   /// call; a loop's general code replaces code made for usual frames.
   private func recordLoops(of entries: [ModuleEntry]) {
-    for case (let index, let code)? in entries.map(\.loop) { compiledLoops[index] = code }
+    shared.withLock { shared in
+      for case (let index, let code)? in entries.map(\.loop) { shared.compiledLoops[index] = code }
+    }
   }
 
   private func addresses(of names: [String], in jit: JIT) throws -> [UnsafeMutableRawPointer] {

@@ -1,15 +1,18 @@
 import Synchronization
 
 /// What tiered execution did, for `run --stats`: what was compiled, the time it took, and
-/// what stayed interpreted. The compiler thread writes it; read it once the program has run.
+/// what stayed interpreted. The threads that compile write it; read it once the program has
+/// run.
 public final class TierStatistics: Sendable {
   /// The figures, as one value under one lock.
   public struct Figures: Sendable {
     /// Modules compiled, and the functions compiled for good (exported, callable from later
     /// modules) and loops in them.
     public var modules = 0
-    /// Modules of loops compiled ahead, before the program reached them.
+    /// Modules of loops compiled ahead, before the program reached them; of these, those the
+    /// interpreter's thread compiled while it waited for code.
     public var modulesAhead = 0
+    public var modulesWhileWaiting = 0
     /// Modules whose machine code came from the cache of earlier runs (`MachineCodeCache`).
     public var modulesCached = 0
     public var functions = 0
@@ -17,7 +20,7 @@ public final class TierStatistics: Sendable {
     /// Private copies of small functions, one in each module that calls them, for LLVM to
     /// inline (not counted in `functions`).
     public var copies = 0
-    /// Time spent compiling on the compiler thread.
+    /// Time spent compiling, on either thread.
     public var nanoseconds: UInt64 = 0
     /// Functions that ran at least once in the interpreter.
     public var interpretedFunctions = 0
@@ -31,10 +34,13 @@ public final class TierStatistics: Sendable {
 
   public var figures: Figures { state.withLock { $0 } }
 
-  func recordCompile(functions: Int, copies: Int, loops: Int, ahead: Bool, cached: Bool, nanoseconds: UInt64) {
+  func recordCompile(
+    functions: Int, copies: Int, loops: Int, ahead: Bool, waiting: Bool, cached: Bool, nanoseconds: UInt64
+  ) {
     state.withLock {
       $0.modules += 1
       if ahead { $0.modulesAhead += 1 }
+      if waiting { $0.modulesWhileWaiting += 1 }
       if cached { $0.modulesCached += 1 }
       $0.functions += functions
       $0.copies += copies

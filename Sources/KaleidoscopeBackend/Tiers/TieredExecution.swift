@@ -13,8 +13,10 @@ import Synchronization
 /// already), so compiled code only calls compiled code; the interpreter switches to it at a
 /// function's next call, or at the top of a loop's next iteration (`CompiledCode`).
 /// Compiled code reads and writes the interpreter's globals where they are (`GlobalCells`),
-/// so both tiers see one state. Modules are compiled one at a time, in the order they were
-/// asked for, so a module's calls to functions of earlier ones find them.
+/// so both tiers see one state. The compiler thread compiles modules one at a time, in the
+/// order they were asked for, so a module's calls to functions of earlier ones find them;
+/// the interpreter's thread compiles beside it only modules that stand alone (calling and
+/// exporting no function) while it waits for code (`compileAheadWhileWaiting`).
 ///
 /// While the compiler has nothing to do, it compiles ahead loops that the program has not
 /// reached yet (`CallGraph.loopsToCompileAhead`): the inner loops of nests that will run
@@ -22,9 +24,9 @@ import Synchronization
 /// code at its first iteration, where it would otherwise wait for a compile of its own
 /// while the interpreter crawls through it.
 ///
-/// Two threads use it: the counts are the interpreter's alone, the JIT the compiler
-/// queue's alone; they share the entry slots (atomic), what was handed to the compiler
-/// (`requests`, locked, since compiling ahead marks it too) and `statistics` (locked).
+/// Two threads use it: the counts are the interpreter's alone; they share the entry slots
+/// (atomic), what was handed to the compiler (`requests`, locked, since compiling ahead
+/// marks it too), the JIT and what `TierCompiler` keeps (locked) and `statistics` (locked).
 public final class TieredExecution: CompiledCode, @unchecked Sendable {
   public let entries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   public var reportInterval: Int { policy.hotCalls }
@@ -34,12 +36,12 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   public var loopReportInterval: Int { min(1024, max(1, policy.hotIterations)) }
   public let statistics = TierStatistics()
 
-  private let program: CheckedProgram
-  private let options: CompileOptions
-  private let policy: TierPolicy
-  private let graph: CallGraph
+  let program: CheckedProgram
+  let options: CompileOptions
+  let policy: TierPolicy
+  let graph: CallGraph
   /// How many iterations make each loop hot (fewer, the more an iteration does).
-  private let costs: LoopCosts
+  let costs: LoopCosts
   private let globals: GlobalCells
   /// Each loop's code, by its index among the tree's loops, once compiled.
   private let loopEntries: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -66,20 +68,20 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// The most iterations a loop's runs may average for it to count as running short.
   static let shortRun = 100
   /// What was handed to the compiler, by the interpreter or by compiling ahead.
-  private let requests: Mutex<CompileRequests>
-  /// The loops to compile ahead, in order (`CallGraph.loopsToCompileAhead`), found on the
-  /// compiler thread when it first has nothing to do, and used only there.
-  private var aheadOfTime: [CallGraph.AheadCandidate]?
+  let requests: Mutex<CompileRequests>
+  /// The target machine the interpreter's thread compiles with while it waits
+  /// (`compileAheadWhileWaiting`), made the first time; used only on that thread.
+  var waitingMachine: TargetMachine?
   /// Compiles queued or in progress.
   private let pending = Atomic<Int>(0)
   /// The compiler thread's queue.
   private let compiler = DispatchQueue(label: "kaleidoscope.tiers.compiler")
   /// What the compiler thread knows and builds with (its JIT among it).
-  private let tierCompiler: TierCompiler
+  let tierCompiler: TierCompiler
   /// What is known of the globals, shared by the interpreter and the compiler.
   private let globalFacts: ProgramGlobalFacts
   /// Set when the program has ended: queued compiles are then skipped.
-  private let finished = Atomic<Bool>(false)
+  let finished = Atomic<Bool>(false)
 
   /// LLVM's passes recurse over the code; a compiler thread's stack must be generous.
   static let compilerStack = 64 << 20
@@ -117,7 +119,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     tierCompiler = TierCompiler(
       program: program, options: options, globals: globals, graph: graph, unresolved: unresolved,
       statistics: statistics, cache: cache, globalFacts: globalFacts)
-    // A program that may well need the compiler has it made while the interpreter starts.
+    // A program that may well need the compiler has it made, and the loops to compile
+    // ahead found, while the interpreter starts.
     let reached = program.reachableBodies
     if reached.contains(where: { body in
       body.function.map { graph.longRunning[Int($0.index)] } ?? body.hasLoop
@@ -125,6 +128,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       compiler.async { [self] in
         guard !finished.load(ordering: .acquiring) else { return }
         _ = try? LargeStack.run(size: Self.compilerStack) { try tierCompiler.host() }
+        _ = aheadCandidates()
       }
     }
   }
@@ -278,6 +282,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // integers): one compile serves every call whose arguments are.
     compileLoop(
       module.target, of: body, calling: module.functions, copies: module.copies, forUsualFrames: true)
+    compileAheadWhileWaiting(upTo: costs.iterationCost(of: module.target))
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
@@ -350,7 +355,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 
   /// `cells`, when given, are the globals' cells to compile with (compiling ahead, on the
   /// compiler thread); otherwise they are read now, on the interpreter's thread.
-  private func compileLoop(
+  func compileLoop(
     _ node: ExprID, of body: Int, calling functions: [FunctionID], copies: Set<FunctionID>,
     forUsualFrames: Bool, cells: GlobalSnapshot? = nil
   ) {
@@ -362,7 +367,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// The continuation of the loop at `node` as an entry of a module. A loop may get code
   /// twice, the second time general (`loopMissed`), into the JIT's one namespace: each has
   /// its own name.
-  private func loopEntry(_ node: ExprID, of body: Int, forUsualFrames: Bool) -> ModuleEntry {
+  func loopEntry(_ node: ExprID, of body: Int, forUsualFrames: Bool) -> ModuleEntry {
     guard case .loop(let index) = program.tree[node] else { preconditionFailure("not a loop") }
     let name = "tier.loop.\(index)" + (forUsualFrames ? "" : ".general")
     let code = CompiledLoop(symbol: name, body: body, mayDecline: forUsualFrames)
@@ -380,7 +385,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// of a cell, was compiled a second time for nothing). The others are marked requested,
   /// compiled for good (n-body's `advance`, private, was inlined into its loop, which then
   /// ran slower).
-  private func newModule(
+  func newModule(
     calling roots: [FunctionID], in requests: inout CompileRequests
   ) -> (functions: [FunctionID], copies: Set<FunctionID>) {
     let functions = moduleFunctions(calling: roots, requested: requests.functions)
@@ -391,7 +396,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 
   /// What a module whose code calls `roots` compiles: every function they can call but the
   /// large or recursive ones `requested` already, which it calls where they are.
-  private func moduleFunctions(calling roots: [FunctionID], requested: [Bool]) -> [FunctionID] {
+  func moduleFunctions(calling roots: [FunctionID], requested: [Bool]) -> [FunctionID] {
     graph.closure(of: roots) { requested[Int($0.index)] && !graph.isCopied[Int($0.index)] }
   }
 
@@ -417,56 +422,5 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       for (entry, address) in zip(entries, addresses ?? []) { ks_tier_store_entry(entry.slot, address) }
     }
     if policy.waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
-  }
-
-  /// On the compiler thread, with nothing queued: compiles the next loop of `aheadOfTime`
-  /// that nothing has asked for yet, with the globals as they were at the last request
-  /// (a global fixed then is fixed for good; one declared since is read from its cell).
-  private func compileAheadIfIdle() {
-    guard !policy.waits, !finished.load(ordering: .acquiring) else { return }
-    if aheadOfTime == nil { aheadOfTime = graph.loopsToCompileAhead() }
-    let aheadOfTime = self.aheadOfTime ?? []
-    let next = requests.withLock {
-      requests -> (node: ExprID, body: Int, functions: [FunctionID], copies: Set<FunctionID>, cells: GlobalSnapshot)?
-      in
-      guard let cells = requests.cells else { return nil }
-      // Made once, at the first loop looked at.
-      var fixed: IRGenerator.FixedGlobals?
-      while requests.ahead < aheadOfTime.count {
-        let candidate = aheadOfTime[requests.ahead]
-        let node = candidate.loop
-        requests.ahead += 1
-        // What only top-level bodies that have run reach is over.
-        guard candidate.topLevel >= requests.topLevel, case .loop(let index) = program.tree[node],
-          !requests.loops[Int(index)], !requests.started[Int(index)]
-        else { continue }
-        if fixed == nil { fixed = tierCompiler.fixedGlobals(cells.cells) }
-        let trips = program.tripCount(ofLoop: node, fixed: fixed!)
-        // An inner loop of short runs gets the loop around it compiled when hot (`shortRun`);
-        // it is compiled ahead only if each run is known to be long.
-        if candidate.nested, (trips ?? 0) < Double(Self.shortRun) { continue }
-        // A loop outside any nest whose runs are known to be too short to get hot alone is
-        // left to the interpreter: its module would hold up the requests made while it
-        // compiles (a Gaussian elimination's final sum, run once, held up the loop the
-        // interpreter was waiting in).
-        if !candidate.nested, let trips, trips < Double(policy.hotIterations) { continue }
-        let checked = program.bodies[candidate.body]
-        // A function with code of its own runs its loops there.
-        if let function = checked.function, requests.entries[Int(function.index)] { continue }
-        // A loop that calls code able to run long would bring it all into its module, a
-        // long compile that may hold up the next request: that code is left to get hot.
-        let callees = graph.callees(under: node)
-        let reached = moduleFunctions(calling: callees, requested: requests.functions)
-        if reached.contains(where: { graph.longRunning[Int($0.index)] }) { continue }
-        requests.loops[Int(index)] = true
-        let (functions, copies) = newModule(calling: callees, in: &requests)
-        return (node, candidate.body, functions, copies, cells)
-      }
-      return nil
-    }
-    guard let next else { return }
-    compileLoop(
-      next.node, of: next.body, calling: next.functions, copies: next.copies, forUsualFrames: true,
-      cells: next.cells)
   }
 }
