@@ -422,13 +422,26 @@ int ks_take_interrupt(void) {
   return interrupted;
 }
 
+/* Enters protected code, which a Ctrl-C from now on stops. One that came before, while the
+ * input was checked and compiled or between the interpreter's polls, stops it before it
+ * starts: the code might never call back to be polled (a loop with no calls ran on, the
+ * Ctrl-C lost). Returns whether it did. */
+static int ks_enter_protected(void) {
+  ks_protected = 1;
+  if (!ks_interrupted) return 0;
+  ks_interrupted = 0;
+  ks_protected = 0;
+  ks_error("interrupted\n");
+  return 1;
+}
+
 int ks_run_protected(void (*entry)(void)) {
   ks_runtime_init();
   if (sigsetjmp(ks_recovery, 1)) {
     ks_protected = 0;
     return 1;
   }
-  ks_protected = 1;
+  if (ks_enter_protected()) return 1;
   entry();
   ks_protected = 0;
   ks_flush();
@@ -462,7 +475,7 @@ int ks_call_entry_protected(double (*entry)(double *, int32_t), double *cells, i
     ks_protected = 0;
     return 1;
   }
-  ks_protected = 1;
+  if (ks_enter_protected()) return 1;
   *result = entry(cells, depth);
   ks_protected = 0;
   return 0;
@@ -473,7 +486,7 @@ int ks_call_extern_protected(const char *name, void *function, const double *arg
     ks_protected = 0;
     return 1;
   }
-  ks_protected = 1;
+  if (ks_enter_protected()) return 1;
   if (function == NULL) ks_unresolved_extern(name);
   *result = ks_call_doubles(function, arguments, count);
   ks_protected = 0;

@@ -12,7 +12,7 @@ struct InteractiveReplTests {
       "define_and_call", "redefinition_reaches_earlier_callers", "error_then_carry_on", "colour_on_a_terminal",
       "multi_line_definition", "completion", "line_editing", "history_across_sessions", "ctrl_d_exits_cleanly",
       "meta_commands", "ctrl_c_cancels_the_line", "ctrl_c_interrupts_a_running_loop",
-      "ctrl_c_interrupts_a_recursion",
+      "ctrl_c_right_after_enter_interrupts_a_loop", "ctrl_c_interrupts_a_recursion",
       "ctrl_c_interrupts_a_read", "step_on_a_terminal",
     ])
   func scenario(name: String) throws {

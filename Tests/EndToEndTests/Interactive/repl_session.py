@@ -169,6 +169,19 @@ def ctrl_c_interrupts_a_running_loop():
     quit_with_ctrl_d(child)
 
 
+def ctrl_c_right_after_enter_interrupts_a_loop():
+    # The Ctrl-C comes while the input is still being compiled, before the loop runs: it
+    # must stop the loop as soon as it starts, which never calls back to be polled.
+    child = spawn()
+    child.sendline("for i = 0, 1 in 0")
+    child.expect(r"for i = 0, 1 in 0\r\n")
+    child.sendintr()
+    child.expect_exact("interrupted")
+    child.expect_exact(PROMPT)
+    line(child, "1 + 1", "2")
+    quit_with_ctrl_d(child)
+
+
 def ctrl_c_interrupts_a_recursion():
     # The calls start in the interpreter and go on in the new code once it is compiled;
     # Ctrl-C stops either, and the definition stays.
