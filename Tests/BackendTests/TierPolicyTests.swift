@@ -204,13 +204,7 @@ struct TierPolicyTests {
   @Test func innerLoopsOfLongRunsAreCompiledAhead() throws {
     let (program, tiers) = try Self.afterCompilingAhead(Self.nests)
     defer { tiers.finish() }
-    let loops = { (name: String) throws -> (outer: ExprID, inner: ExprID, body: Int) in
-      let function = try #require(program.functions.ids.first { program.functions[$0].spelling == name })
-      let body = try #require(program.bodies.firstIndex { $0.function == function })
-      let nest = program.bodies[body].loops
-      let outer = try #require(nest.first { outer in nest.contains { $0 != outer && program.tree.contains($0, under: outer) } })
-      return (outer, try #require(nest.first { $0 != outer }), body)
-    }
+    let loops = { (name: String) in try Self.nest(of: name, in: program) }
     #expect(tiers.statistics.figures.modulesAhead == 3)
     for (name, ahead) in [("fixed", true), ("length", true), ("literal", true), ("short", false), ("open", false)] {
       let (outer, inner, body) = try loops(name)
@@ -255,13 +249,17 @@ struct TierPolicyTests {
     _ = tiers.loop(program.bodies[first].loops[0], of: first, iterations: 8)
     #expect(tiers.statistics.figures.modulesWhileWaiting == whileWaiting)
     guard whileWaiting > 0 else { return }
-    let fixed = try #require(program.functions.ids.first { program.functions[$0].spelling == "fixed" })
-    let body = try #require(program.bodies.firstIndex { $0.function == fixed })
-    let inner = try #require(
-      program.bodies[body].loops.first { loop in
-        !program.bodies[body].loops.contains { $0 != loop && program.tree.contains($0, under: loop) }
-      })
+    let (_, inner, body) = try Self.nest(of: "fixed", in: program)
     #expect(tiers.loop(inner, of: body, iterations: 0) != nil)
+  }
+
+  /// The two loops of the nest in the function `name` of `nests` and its kin, and its body.
+  static func nest(of name: String, in program: CheckedProgram) throws -> (outer: ExprID, inner: ExprID, body: Int) {
+    let function = try #require(program.functions.ids.first { program.functions[$0].spelling == name })
+    let body = try #require(program.bodies.firstIndex { $0.function == function })
+    let nest = program.bodies[body].loops
+    let outer = try #require(nest.first { outer in nest.contains { $0 != outer && program.tree.contains($0, under: outer) } })
+    return (outer, try #require(nest.first { $0 != outer }), body)
   }
 
   /// Each entry into a loop's code counts as `shortRun` iterations of the loop around it:

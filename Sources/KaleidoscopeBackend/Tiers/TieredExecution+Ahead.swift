@@ -49,8 +49,10 @@ extension TieredExecution {
   /// it). Only an inner loop that costs no more, whose module is then about as small as the
   /// request's, so that the interpreter is seldom still compiling when its own code lands.
   func compileAheadWhileWaiting(upTo cost: Int) {
-    guard !policy.waits, let candidates = requests.withLock({ $0.aheadOfTime }),
-      let job = requests.withLock({ nextAhead(of: candidates, in: &$0, scan: .innerUpTo(cost)) })
+    guard !policy.waits,
+      let job = requests.withLock({ requests in
+        requests.aheadOfTime.flatMap { nextAhead(of: $0, in: &requests, scan: .innerUpTo(cost)) }
+      })
     else { return }
     if waitingMachine == nil { waitingMachine = try? JIT.machine(optimization: options.optimization) }
     guard let machine = waitingMachine else {
