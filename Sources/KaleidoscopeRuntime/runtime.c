@@ -199,22 +199,62 @@ void ks_unresolved_extern(const char *name) {
 /* Arrays (SPEC §5). An array is `count` doubles, zero-filled; compiled code and the
  * interpreter allocate them here so that running out of memory is the same error in both.
  * The word before the elements holds the start of their block, which ks_array_free frees,
- * so that an array may lie anywhere in its block (ks_array_new_apart). */
+ * so that an array may lie anywhere in its block (ks_array_new_apart); the word before that
+ * holds the length of the block's own mapping, or 0 for a block from the heap. */
 #define KS_ARRAY_HEADER 16
+#define KS_PAGE 4096
+#define KS_COLOUR_STEP 704 /* 11 cache lines: 64 page offsets before one comes again */
 
-static double *ks_array_place(char *block, size_t offset) {
+static double *ks_array_place(char *block, size_t offset, size_t mapping) {
   if (!block) return NULL;
   double *elements = (double *)(block + offset);
   ((char **)elements)[-1] = block;
+  ((size_t *)elements)[-2] = mapping;
   return elements;
 }
 
+/* The next page offset for an array kept apart: each differs from the last one's. */
+static size_t ks_array_colour(void) {
+  static _Atomic unsigned made;
+  return (size_t)(made++ % 64) * KS_COLOUR_STEP % KS_PAGE;
+}
+
+/* Large arrays ask the kernel for huge pages (`MADV_HUGEPAGE`; by default Linux gives them
+ * only to memory that asks), so that their first touch faults once per 2 MiB instead of once
+ * per 4 KiB page, several times faster (docs/BENCHMARKS.md). */
+#define KS_HUGE_PAGE ((size_t)2 << 20)
+
+static void ks_advise_huge_pages(char *start, size_t length) {
+  uintptr_t first = ((uintptr_t)start + KS_HUGE_PAGE - 1) & ~(uintptr_t)(KS_HUGE_PAGE - 1);
+  uintptr_t end = ((uintptr_t)start + length) & ~(uintptr_t)(KS_HUGE_PAGE - 1);
+  if (end > first) madvise((void *)first, end - first, MADV_HUGEPAGE);
+}
+
+/* A global array of a huge page or more is mapped on its own, aligned to huge pages, all of
+ * them advised; the pages it never touches cost nothing. Its elements start a page in, at
+ * the next colour (ks_array_new_apart). */
+static double *ks_array_map(size_t bytes) {
+  size_t span = (KS_PAGE + KS_PAGE + bytes + KS_HUGE_PAGE - 1) & ~(KS_HUGE_PAGE - 1);
+  size_t mapping = span + KS_HUGE_PAGE;
+  char *block = mmap(NULL, mapping, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (block == MAP_FAILED) return NULL;
+  size_t aligned = (size_t)(-(uintptr_t)block & (KS_HUGE_PAGE - 1));
+  ks_advise_huge_pages(block + aligned, span);
+  return ks_array_place(block, aligned + KS_PAGE + ks_array_colour(), mapping);
+}
+
+/* A local array comes from the heap: it is made and freed at every call, and a mapping of its
+ * own each time, faulted in afresh, was slower than the heap's reuse. The huge pages inside a
+ * large block are advised: glibc maps the first such block afresh, and later ones come from a
+ * heap that then grows in huge pages. */
 double *ks_array_new(uint64_t count) {
+  size_t bytes = KS_ARRAY_HEADER + (count > 0 ? count : 1) * sizeof(double);
   ks_library_enter();
   /* calloc(0) may return NULL; an empty array still needs a pointer that is not one. */
-  double *elements = ks_array_place(calloc(1, KS_ARRAY_HEADER + (count > 0 ? count : 1) * sizeof(double)), KS_ARRAY_HEADER);
+  char *block = calloc(1, bytes);
   ks_library_leave();
-  return elements;
+  if (block && bytes >= KS_HUGE_PAGE) ks_advise_huge_pages(block, bytes);
+  return ks_array_place(block, KS_ARRAY_HEADER, 0);
 }
 
 /* A global array's elements are kept a page from every other block, at a page offset that
@@ -223,13 +263,10 @@ double *ks_array_new(uint64_t count) {
  * counts[text[i]] + 1`) then ran several times slower on an AMD EPYC host than with the
  * two far apart (docs/BENCHMARKS.md). A global array is made once, so its few pages cost
  * nothing; local arrays, made at every call, stay in the heap's usual order. */
-#define KS_PAGE 4096
-#define KS_COLOUR_STEP 704 /* 11 cache lines: 64 page offsets before one comes again */
-
 double *ks_array_new_apart(uint64_t count) {
-  static _Atomic unsigned made;
   size_t bytes = (count > 0 ? count : 1) * sizeof(double);
-  size_t colour = (size_t)(made++ % 64) * KS_COLOUR_STEP % KS_PAGE;
+  if (bytes >= KS_HUGE_PAGE) return ks_array_map(bytes);
+  size_t colour = ks_array_colour();
   ks_library_enter();
   char *block = calloc(1, KS_PAGE + KS_PAGE + bytes + KS_PAGE);
   ks_library_leave();
@@ -238,13 +275,19 @@ double *ks_array_new_apart(uint64_t count) {
   uintptr_t start = (uintptr_t)block + KS_PAGE;
   uintptr_t wanted = (start & ~(uintptr_t)(KS_PAGE - 1)) + colour;
   if (wanted < start) wanted += KS_PAGE;
-  return ks_array_place(block, wanted - (uintptr_t)block);
+  return ks_array_place(block, wanted - (uintptr_t)block, 0);
 }
 
 void ks_array_free(double *elements) {
   if (!elements) return; /* a compiled global array before its declaration: { null, 0 } */
+  char *block = ((char **)elements)[-1];
+  size_t mapping = ((size_t *)elements)[-2];
+  if (mapping > 0) {
+    munmap(block, mapping);
+    return;
+  }
   ks_library_enter();
-  free(((char **)elements)[-1]);
+  free(block);
   ks_library_leave();
 }
 
