@@ -7,43 +7,6 @@ import KaleidoscopeRuntime
   import Darwin
 #endif
 
-/// What the interpreter needs from the world outside the program: extern functions and a
-/// place to print values. The tool's host calls the runtime (the JIT's own `putchard`,
-/// `printd` and value printer) and resolves externs in the process; tests can record.
-public protocol InterpreterHost: AnyObject {
-  /// Calls the extern `name` with `arguments`.
-  func callExternal(_ name: String, arguments: [Double]) throws(InterpreterError) -> Double
-  /// Prints a top-level expression's value (`run` without `-q`).
-  func printValue(_ value: Double)
-}
-
-/// A fault while interpreting: the program, not the interpreter, went wrong.
-public enum InterpreterError: Error, Equatable, CustomStringConvertible {
-  /// The interpreter's own stack ran out (a body's evaluation, not the calls, which
-  /// `KS_CALL_DEPTH_LIMIT` bounds first).
-  case stackOverflow
-  /// The host could not call an extern.
-  case external(String)
-  /// A located error of the program's arrays, worded by the runtime as compiled code words
-  /// it: `fib.ks:3:7: runtime error: index 10 is out of bounds for 'a' (length 10)`.
-  case located(String)
-  /// Ctrl-C in the REPL.
-  case interrupted
-  /// The runtime has reported the error already (machine code or an extern the REPL's
-  /// interpreter called faulted).
-  case reported
-
-  public var description: String {
-    switch self {
-    case .stackOverflow: "runtime error: stack overflow"
-    case .external(let message): "runtime error: \(message)"
-    case .located(let message): message
-    case .interrupted: "interrupted"
-    case .reported: "runtime error (reported)"
-    }
-  }
-}
-
 /// The reference interpreter: a direct evaluator of a checked program with exactly the
 /// semantics of SPEC §3, independent of LLVM. It is the oracle the compiled engines are
 /// tested against, and `run --tier interp`.
@@ -68,6 +31,8 @@ public final class Interpreter {
   private let printValues: Bool
   /// The definition of each function, by `FunctionID.index` (nil for externs).
   private let definitions: [Frame?]
+  /// Each extern called so far, as its host resolved it, by `FunctionID.index`.
+  private var externals: [ExternalFunction?]
   /// The index in `program.bodies` of the body being evaluated.
   var currentBody = 0
   /// The frames' locals. An array local holds its array's handle (`ArrayHandle`).
@@ -132,6 +97,7 @@ public final class Interpreter {
       if let function = body.function { definitions[Int(function.index)] = Frame(body, index: index) }
     }
     self.definitions = definitions
+    externals = [ExternalFunction?](repeating: nil, count: definitions.count)
     self.globals = globals ?? GlobalCells(count: program.globals.symbols.count)
     globalArrays = [ArrayHandle](repeating: .empty, count: program.globals.symbols.count)
     isArrayGlobal = program.globals.symbols.map { $0.kind == .array }
@@ -262,9 +228,10 @@ public final class Interpreter {
 
   /// Calls an extern with the arguments pushed on `slots` from `argumentBase`.
   private func callExternal(_ function: FunctionID, argumentBase: Int) throws(InterpreterError) -> Double {
-    let arguments = slots.values(from: argumentBase)
-    slots.removeLast(arguments.count)
-    return try host.callExternal(program.functions[function].spelling, arguments: arguments)
+    if externals[Int(function.index)] == nil {
+      externals[Int(function.index)] = host.external(named: program.functions[function].spelling)
+    }
+    return try slots.popValues(from: argumentBase, into: externals[Int(function.index)]!)
   }
 
   /// Calls a user-defined unary operator.

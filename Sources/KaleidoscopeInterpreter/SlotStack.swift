@@ -45,9 +45,14 @@ struct SlotStack: ~Copyable {
     count -= values
   }
 
-  /// The values from `start` to the top.
-  func values(from start: Int) -> [Double] {
-    Array(UnsafeBufferPointer(start: base + start, count: count - start))
+  /// Pops the values from `start` to the top and passes them, in place, to `body`, which
+  /// must not push (an extern's call).
+  mutating func popValues(
+    from start: Int, into body: ExternalFunction
+  ) throws(InterpreterError) -> Double {
+    let values = UnsafeBufferPointer(start: base + start, count: count - start)
+    count = start
+    return try body(values)
   }
 
   private mutating func grow(to needed: Int) {

@@ -20,7 +20,11 @@ final class RecordingHost: InterpreterHost {
     output.append(UInt8(ascii: "\n"))
   }
 
-  func callExternal(_ name: String, arguments: [Double]) throws(InterpreterError) -> Double {
+  func external(named name: String) -> ExternalFunction {
+    { [unowned self] arguments throws(InterpreterError) in try self.call(name, Array(arguments)) }
+  }
+
+  private func call(_ name: String, _ arguments: [Double]) throws(InterpreterError) -> Double {
     switch (name, arguments.count) {
     case ("putchard", 1):
       output.append(UInt8(truncatingIfNeeded: Int(arguments[0])))

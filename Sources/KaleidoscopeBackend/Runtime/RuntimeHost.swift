@@ -13,7 +13,6 @@ import KaleidoscopeRuntime
 public final class RuntimeHost: InterpreterHost {
   /// A C function `double f(double, ...)`, by arity.
   private typealias Address = UnsafeMutableRawPointer
-  private var addresses: [String: Address] = [:]
   /// Whether a fault in an extern, or an unresolved one, ends the interpreter's run with
   /// `InterpreterError.reported` (the REPL) rather than the process.
   private let protectsCalls: Bool
@@ -26,33 +25,30 @@ public final class RuntimeHost: InterpreterHost {
     ks_print_value(value)
   }
 
-  public func callExternal(_ name: String, arguments: [Double]) throws(InterpreterError) -> Double {
-    if protectsCalls { return try callProtected(name, arguments) }
-    let address = try resolve(name)
-    return try Self.call(address, arguments, name: name)
-  }
-
-  private func resolve(_ name: String) throws(InterpreterError) -> Address {
-    if let address = addresses[name] { return address }
-    guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
-      ks_unresolved_extern(name)  // reports and exits, as compiled code does
-      throw InterpreterError.external("unresolved external symbol '\(name)'")
+  public func external(named name: String) -> ExternalFunction {
+    let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
+    if protectsCalls {
+      return { arguments throws(InterpreterError) in try Self.callProtected(name, address, arguments) }
     }
-    addresses[name] = address
-    return address
+    guard let address else {
+      return { _ throws(InterpreterError) in
+        ks_unresolved_extern(name)  // reports and exits, as compiled code does
+        throw InterpreterError.external("unresolved external symbol '\(name)'")
+      }
+    }
+    return { arguments throws(InterpreterError) in try Self.call(address, arguments, name: name) }
   }
 
-  private func callProtected(_ name: String, _ arguments: [Double]) throws(InterpreterError) -> Double {
+  private static func callProtected(
+    _ name: String, _ address: Address?, _ arguments: UnsafeBufferPointer<Double>
+  ) throws(InterpreterError) -> Double {
     guard arguments.count <= 8 else {
       throw InterpreterError.external("the interpreter calls externs of at most 8 parameters; '\(name)' has \(arguments.count)")
     }
-    let address = addresses[name] ?? dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
-    if let address { addresses[name] = address }
     var result = 0.0
-    let faulted = arguments.withUnsafeBufferPointer {
-      ks_call_extern_protected(name, address, $0.baseAddress, Int32($0.count), &result) != 0
+    if ks_call_extern_protected(name, address, arguments.baseAddress, Int32(arguments.count), &result) != 0 {
+      throw InterpreterError.reported
     }
-    if faulted { throw InterpreterError.reported }
     return result
   }
 
@@ -71,7 +67,9 @@ public final class RuntimeHost: InterpreterHost {
   /// The runtime has the same switch in C for protected calls; this one stays in Swift
   /// because calling through the runtime's is slower on extern-heavy programs (the figure
   /// is in commit 9382522).
-  private static func call(_ address: Address, _ a: [Double], name: String) throws(InterpreterError) -> Double {
+  private static func call(
+    _ address: Address, _ a: UnsafeBufferPointer<Double>, name: String
+  ) throws(InterpreterError) -> Double {
     switch a.count {
     case 0: return unsafeBitCast(address, to: F0.self)()
     case 1: return unsafeBitCast(address, to: F1.self)(a[0])
