@@ -99,7 +99,7 @@ struct RunCommand: ParsableCommand {
       optimization: optimization.resolved(default: .standard), forSemantics: semantics.forSemantics,
       printValues: !quiet, debugInfo: debugInfo)
     if sandbox.isChild {
-      try SandboxedRun.child(name: input.file, tier: resolvedTier, options: options, color: color.color, sandbox: sandbox)
+      try SandboxedRun.child(sandbox.childRun(name: input.file, tier: resolvedTier, options: options), color: color.color)
     }
     if sandbox.enabled {
       try SandboxedRun.parent(try input.load(), tier: resolvedTier, options: options, quiet: quiet, sandbox: sandbox)

@@ -48,6 +48,15 @@ struct SandboxOptions: ParsableArguments {
   @Option(name: .customLong("sandbox-trace"), help: .hidden)
   var traceSteps: Int?
 
+  /// The sandboxed side's run, as these options and `run`'s others spell it.
+  func childRun(name: String, tier: Tier, options: CompileOptions) -> Sandbox.ChildRun {
+    var run = Sandbox.ChildRun(name: name)
+    (run.tier, run.forSemantics, run.optimization) = (tier, options.forSemantics, Int(options.optimization.rawValue))
+    (run.quiet, run.probe, run.traceSteps) = (!options.printValues, probe, traceSteps)
+    (run.cpuSeconds, run.memoryBytes, run.jsonDiagnostics) = (cpuSeconds, memoryBytes, jsonDiagnostics)
+    return run
+  }
+
   var limits: Sandbox.Limits {
     var limits = Sandbox.Limits()
     limits.cpuSeconds = cpuSeconds
@@ -96,26 +105,29 @@ enum SandboxedRun {
   }
 
   /// The child: reads the source from standard input (its length, a newline, its bytes; the
-  /// rest is the program's input), compiles it, limits and seals itself, then runs it.
-  static func child(
-    name: String, tier: Tier, options: CompileOptions, color: ColorChoice, sandbox: SandboxOptions
-  ) throws -> Never {
-    let (cpuSeconds, memoryBytes) = (sandbox.cpuSeconds, sandbox.memoryBytes)
+  /// rest is the program's input), compiles it, limits and seals itself, then runs it. Its
+  /// command line is read by `PlainInvocation` (the server's) or by `RunCommand`.
+  static func child(_ run: Sandbox.ChildRun, color: ColorChoice) throws -> Never {
+    let (cpuSeconds, memoryBytes) = (run.cpuSeconds, run.memoryBytes)
     guard let source = SandboxInput.readSource() else {
       Terminal.writeError("error: sandbox: expected the source's length and bytes on standard input\n")
       Kaleidoscope.exit(withError: ExitCode.validationFailure)
     }
-    if sandbox.probe {
+    if run.probe {
       enter(cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, reserved: 0)
       ks_sandbox_probe()
       Kaleidoscope.exit()
     }
+    let options = CompileOptions(
+      optimization: OptimizationLevel(rawValue: run.optimization) ?? .standard, forSemantics: run.forSemantics,
+      printValues: !run.quiet)
+    let name = run.name
     let file = SourceFile(name: name, bytes: source)
-    let reporter = DiagnosticReporter(color: color, json: sandbox.jsonDiagnostics)
-    if tier == .interp {
+    let reporter = DiagnosticReporter(color: color, json: run.jsonDiagnostics)
+    if run.tier == .interp {
       let program = try reporter.program(of: Pipeline.check(file, mode: .sandboxed))
       enter(cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, reserved: Interpreter.stackSize)
-      let recorder = sandbox.traceSteps.map { TraceRecorder(maxSteps: $0) }
+      let recorder = run.traceSteps.map { TraceRecorder(maxSteps: $0) }
       var failed = false
       do {
         try Pipeline.interpret(program, options: options, observer: recorder)

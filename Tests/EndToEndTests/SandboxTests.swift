@@ -110,4 +110,33 @@ struct SandboxTests {
       for try await status in group { #expect(status == 1) }
     }
   }
+
+  /// The server's command line for a sandboxed run is read without swift-argument-parser
+  /// (`Sandbox.ChildRun`); the same run spelled another way, as by hand, goes through the
+  /// parser. Both roads run the program, and report its errors, alike.
+  @Test(arguments: [
+    (["--tier", "jit"], "extern readd()\ndef twice(x) x * 2\ntwice(readd())\n", "21\n"),
+    (["--tier", "interp", "-q"], "extern printd(x)\nprintd(4 + 1)\n7\n", ""),
+    (["--tier", "jit", "--sandbox-json"], "def f(x) x +\n", ""),
+    (["--tier", "interp"], "var a[3]\na[5]\n", ""),
+  ])
+  func theServersCommandLineAndAHandTypedOneRunAlike(options: [String], source: String, input: String) throws {
+    let framed = "\(source.utf8.count)\n\(source)\(input)"
+    let tier = Array(options.prefix(2))
+    let quiet = options.contains("-q") ? ["-q"] : []
+    let json = options.contains("--sandbox-json") ? ["--sandbox-json"] : []
+    let servers =
+      ["run", "--sandboxed"] + tier + ["--for-semantics", "current"] + quiet
+      + ["--sandbox-cpu", "2", "--sandbox-memory", "268435456", "-O", "2", "--color", "never"] + json
+      + ["--", "program.ks"]
+    let byHand =
+      ["run", "--sandboxed", "-O2", "--color=never"] + json + quiet + tier
+      + ["--sandbox-memory=268435456", "program.ks"]
+    let fast = try Tool.run(servers, stdin: framed)
+    let parsed = try Tool.run(byHand, stdin: framed)
+    #expect(fast.stdout == parsed.stdout)
+    #expect(fast.stderr == parsed.stderr)
+    #expect(fast.status == parsed.status)
+    #expect(!(fast.stdout + fast.stderr).isEmpty)
+  }
 }

@@ -125,7 +125,7 @@ public enum Sandbox {
   /// What starts the line of standard error that carries a trace.
   public static let traceMarker = "\u{1}trace "
 
-  /// The command line of the sandboxed side.
+  /// The command line of the sandboxed side: a run's (`ChildRun`), a view's or a drawing's.
   static func arguments(for request: Request, limits: Limits) -> [String] {
     var arguments = ["kaleidoscope"]
     if request.drawsGraph {
@@ -136,9 +136,7 @@ public enum Sandbox {
       if request.graphsMachineCode { arguments.append("--asm") }
       if request.diffFromUnoptimized { arguments.append("--diff") }
     } else {
-      arguments += ["run", childOption, "--tier", request.tier.rawValue, "--for-semantics", request.forSemantics.rawValue]
-      arguments += (request.quiet ? ["-q"] : []) + (request.probe ? ["--sandbox-probe"] : [])
-      arguments += request.traceSteps.map { ["--sandbox-trace", "\($0)"] } ?? []
+      return ChildRun(request, limits: limits).arguments
     }
     arguments += [
       "--sandbox-cpu", "\(limits.cpuSeconds)", "--sandbox-memory", "\(limits.memoryBytes)",

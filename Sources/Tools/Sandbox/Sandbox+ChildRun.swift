@@ -1,0 +1,116 @@
+import KaleidoscopeFrontend
+
+extension Sandbox {
+  /// What the sandboxed side of a run is told on its command line, and the one shape of
+  /// that command line the tool reads without swift-argument-parser.
+  ///
+  /// A playground run starts a process; parsing its command line by reflection cost that
+  /// process about as much as compiling and running a small program (docs/DESIGN.md). This
+  /// command line is not typed by people: the server writes it (`arguments`), always in this
+  /// order, and `init?(arguments:)` reads back exactly that and nothing else. Any other
+  /// command line, `run --sandboxed` typed by hand included, goes through the parser, to
+  /// the same `SandboxedRun.child`.
+  public struct ChildRun: Equatable, Sendable {
+    /// The name diagnostics give the source (the source comes on standard input).
+    public var name: String
+    /// `jit` or `interp`.
+    public var tier = Tier.jit
+    public var forSemantics = ForSemantics.current
+    public var optimization = 2
+    public var quiet = false
+    public var probe = false
+    public var traceSteps: Int?
+    public var cpuSeconds = Limits().cpuSeconds
+    public var memoryBytes = Limits().memoryBytes
+    public var jsonDiagnostics = false
+
+    public init(name: String) {
+      self.name = name
+    }
+
+    /// The run `request` asks for, within `limits`.
+    init(_ request: Request, limits: Limits) {
+      name = request.name
+      tier = request.tier
+      forSemantics = request.forSemantics
+      optimization = request.optimization
+      quiet = request.quiet
+      probe = request.probe
+      traceSteps = request.traceSteps
+      cpuSeconds = limits.cpuSeconds
+      memoryBytes = limits.memoryBytes
+      jsonDiagnostics = request.jsonDiagnostics
+    }
+
+    /// The command line, as `run` reads it (the first argument names the program).
+    public var arguments: [String] {
+      var arguments = ["kaleidoscope", "run", childOption, "--tier", tier.rawValue]
+      arguments += ["--for-semantics", forSemantics.rawValue]
+      if quiet { arguments.append("-q") }
+      if probe { arguments.append("--sandbox-probe") }
+      if let traceSteps { arguments += ["--sandbox-trace", "\(traceSteps)"] }
+      arguments += ["--sandbox-cpu", "\(cpuSeconds)", "--sandbox-memory", "\(memoryBytes)"]
+      arguments += ["-O", "\(optimization)", "--color", "never"]
+      if jsonDiagnostics { arguments.append("--sandbox-json") }
+      return arguments + ["--", name]
+    }
+
+    /// The run `arguments` spells, if they are exactly what `arguments` writes for one.
+    public init?(arguments: [String]) {
+      var words = ArgumentWords(arguments)
+      guard words.take("kaleidoscope"), words.take("run"), words.take(Sandbox.childOption),
+        words.take("--tier"), let tier = words.next().flatMap(Tier.init(rawValue:)),
+        words.take("--for-semantics"), let semantics = words.next().flatMap(ForSemantics.init(rawValue:))
+      else { return nil }
+      name = ""
+      self.tier = tier
+      forSemantics = semantics
+      quiet = words.take("-q")
+      probe = words.take("--sandbox-probe")
+      if words.take("--sandbox-trace") {
+        guard let steps = words.number() else { return nil }
+        traceSteps = steps
+      }
+      guard words.take("--sandbox-cpu"), let cpu = words.number(), words.take("--sandbox-memory"),
+        let memory = words.number(), words.take("-O"), let level = words.number(), (0...3).contains(level),
+        words.take("--color"), words.take("never")
+      else { return nil }
+      (cpuSeconds, memoryBytes, optimization) = (cpu, memory, level)
+      jsonDiagnostics = words.take("--sandbox-json")
+      guard words.take("--"), let name = words.next(), words.atEnd else { return nil }
+      self.name = name
+      guard self.arguments == arguments else { return nil }
+    }
+  }
+}
+
+/// A command line read word by word, front to back.
+private struct ArgumentWords {
+  private let words: [String]
+  private var position = 0
+
+  init(_ words: [String]) {
+    self.words = words
+  }
+
+  var atEnd: Bool { position == words.count }
+
+  /// The next word, taken.
+  mutating func next() -> String? {
+    guard !atEnd else { return nil }
+    position += 1
+    return words[position - 1]
+  }
+
+  /// Takes the next word if it is `word`.
+  mutating func take(_ word: String) -> Bool {
+    guard !atEnd, words[position] == word else { return false }
+    position += 1
+    return true
+  }
+
+  /// The next word as a whole number, taken.
+  mutating func number() -> Int? {
+    next().flatMap { Int($0) }
+  }
+}
