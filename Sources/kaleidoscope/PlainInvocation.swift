@@ -2,8 +2,8 @@ import ArgumentParser
 import KaleidoscopeSandbox
 
 /// `kaleidoscope run FILE` and `kaleidoscope check FILE`, with no options, and the command
-/// line the playground's server gives a sandboxed run (`Sandbox.ChildRun`): the commands run
-/// most often, run without parsing the command line.
+/// lines the playground's server gives a sandboxed run or view (`Sandbox.ChildRun`,
+/// `Sandbox.ChildView`): the commands run most often, run without parsing the command line.
 ///
 /// swift-argument-parser finds a command's options by reflection, and the Swift runtime's
 /// first answers to "does this type conform to that protocol" scan every conformance record
@@ -16,8 +16,13 @@ enum PlainInvocation {
   /// Runs `arguments` (as `CommandLine.arguments`) if they are a plain invocation, exiting
   /// as the command would; false if they are not one.
   static func ran(_ arguments: [String]) -> Bool {
-    if let run = Sandbox.ChildRun(arguments: ["kaleidoscope"] + arguments.dropFirst()) {
+    let named = ["kaleidoscope"] + arguments.dropFirst()
+    if let run = Sandbox.ChildRun(arguments: named) {
       execute { try SandboxedRun.child(run, color: .never) }
+      return true
+    }
+    if let view = Sandbox.ChildView(arguments: named) {
+      execute { try SandboxedViewCommand.show(view, color: .never) }
       return true
     }
     guard arguments.count == 3, !arguments[2].hasPrefix("-") else { return false }

@@ -30,6 +30,17 @@ struct SandboxedViewCommand: ParsableCommand {
   var name = "<stdin>"
 
   func run() throws {
+    var request = Sandbox.ChildView(name: name, view: view)
+    (request.target, request.function, request.graphsMachineCode) = (target, function, asm)
+    (request.diffFromUnoptimized, request.optimization) = (diff, optimization.level)
+    (request.cpuSeconds, request.memoryBytes) = (sandbox.cpuSeconds, sandbox.memoryBytes)
+    request.jsonDiagnostics = sandbox.jsonDiagnostics
+    try Self.show(request, color: color.color)
+  }
+
+  /// Prints the view `request` asks for; its command line is read by `PlainInvocation` (the
+  /// server's) or by this command.
+  static func show(_ request: Sandbox.ChildView, color: ColorChoice) throws {
     guard let source = SandboxInput.readSource() else {
       Terminal.writeError("error: sandbox: expected the source's length and bytes on standard input\n")
       throw ExitCode.validationFailure
@@ -37,22 +48,24 @@ struct SandboxedViewCommand: ParsableCommand {
     // LLVM's pass log needs a file, which the sealed process could not open.
     var logFile: PassLogFile?
     SandboxedRun.enter(
-      cpuSeconds: sandbox.cpuSeconds, memoryBytes: sandbox.memoryBytes, reserved: 0, opening: PassLogFile.descriptors
+      cpuSeconds: request.cpuSeconds, memoryBytes: request.memoryBytes, reserved: 0, opening: PassLogFile.descriptors
     ) {
-      if view == .passes { logFile = PassLogFile() }
+      if request.view == .passes { logFile = PassLogFile() }
     }
-    let file = SourceFile(name: name, bytes: source)
-    let reporter = DiagnosticReporter(color: color.color, json: sandbox.jsonDiagnostics)
+    let file = SourceFile(name: request.name, bytes: source)
+    let reporter = DiagnosticReporter(color: color, json: request.jsonDiagnostics)
     let checked = Pipeline.check(file)
+    let level = { (fallback: OptimizationLevel) in request.optimization.flatMap(OptimizationLevel.init) ?? fallback }
     // Debug locations let the page link each source line to its IR and assembly.
-    let options = CompileOptions(optimization: optimization.resolved(default: .none), debugInfo: true)
+    let options = CompileOptions(optimization: level(.none), debugInfo: true)
+    let target = request.target
     var text = ""
-    switch view {
+    switch request.view {
     case .tokens:
       text = TokenListing.render(Lexer.tokenize(file), in: file)
     case .ast:
       text = ASTDump.render(LargeStack.run { Parser.parse(file) }.tree)
-    case .ir where !checked.diagnostics.hasErrors && diff:
+    case .ir where !checked.diagnostics.hasErrors && request.diffFromUnoptimized:
       text = try reportingBackEndErrors { try Self.optimizationDiff(of: checked.program, options: options) }
     case .ir where !checked.diagnostics.hasErrors:
       text = try reportingBackEndErrors { try Pipeline.ir(of: checked.program, options: options) }
@@ -61,16 +74,16 @@ struct SandboxedViewCommand: ParsableCommand {
       text = try reportingBackEndErrors { try Pipeline.assembly(of: checked.program, target: triple, options: options) }
     case .passes where !checked.diagnostics.hasErrors:
       var plain = options
-      (plain.debugInfo, plain.optimization) = (false, optimization.resolved(default: .standard))
+      (plain.debugInfo, plain.optimization) = (false, level(.standard))
       text = try explaining {
-        try ExplainViews.passes(of: checked.program, options: plain, function: function, logFile: logFile!)
+        try ExplainViews.passes(of: checked.program, options: plain, function: request.function, logFile: logFile!)
       }
     case .cfg where !checked.diagnostics.hasErrors:
       var plain = options
       plain.debugInfo = false
-      let triple = asm ? target.map(TargetName.triple(for:)) ?? TargetName.x64.triple : nil
+      let triple = request.graphsMachineCode ? target.map(TargetName.triple(for:)) ?? TargetName.x64.triple : nil
       text = try explaining {
-        try ExplainViews.controlFlowGraphs(of: checked.program, options: plain, target: triple, function: function)
+        try ExplainViews.controlFlowGraphs(of: checked.program, options: plain, target: triple, function: request.function)
       }
     case .ir, .asm, .passes, .cfg:
       break
@@ -81,7 +94,7 @@ struct SandboxedViewCommand: ParsableCommand {
 
   /// `work`'s view, or the exit that tells the server the request was bad: status 64 and
   /// the reason for a function the program does not define.
-  private func explaining(_ work: () throws -> String) throws -> String {
+  private static func explaining(_ work: () throws -> String) throws -> String {
     do {
       return try reportingBackEndErrors(work)
     } catch let unknown as ExplainViews.UnknownFunction {

@@ -139,4 +139,21 @@ struct SandboxTests {
     #expect(fast.status == parsed.status)
     #expect(!(fast.stdout + fast.stderr).isEmpty)
   }
+
+  /// The same for the playground's panes (`Sandbox.ChildView`).
+  @Test(arguments: ["tokens", "ir", "asm"])
+  func theServersViewCommandLineAndAHandTypedOneShowAlike(view: String) throws {
+    let source = "def fib(n) if n < 3 then 1 else fib(n - 1) + fib(n - 2)\nfib(10)\n"
+    let framed = "\(source.utf8.count)\n\(source)"
+    let servers =
+      ["sandboxed-view", "--view", view, "--sandbox-cpu", "2", "--sandbox-memory", "268435456", "-O", "2"]
+      + ["--color", "never", "--", "fib.ks"]
+    let byHand = ["sandboxed-view", "-O2", "--view=\(view)", "--color=never", "fib.ks"]
+    let fast = try Tool.run(servers, stdin: framed)
+    let parsed = try Tool.run(byHand, stdin: framed)
+    #expect(fast.stdout == parsed.stdout)
+    #expect(fast.stderr == parsed.stderr)
+    #expect(fast.status == parsed.status)
+    #expect(fast.stdout.contains("fib"))
+  }
 }

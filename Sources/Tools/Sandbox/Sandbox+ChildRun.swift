@@ -84,6 +84,76 @@ extension Sandbox {
   }
 }
 
+extension Sandbox {
+  /// What the sandboxed side of a view is told on its command line: `ChildRun`'s twin for
+  /// the playground's panes (`sandboxed-view`), read back the same way.
+  public struct ChildView: Equatable, Sendable {
+    /// The name diagnostics give the source (the source comes on standard input).
+    public var name: String
+    public var view: View
+    /// The target triple or short name of the `asm` view and of a machine-code `cfg`.
+    public var target: String?
+    /// For the `passes` and `cfg` views: only this function.
+    public var function: String?
+    /// For the `cfg` view: the machine code's graphs, not the IR's.
+    public var graphsMachineCode = false
+    /// For the `ir` view: a diff from the IR at -O0.
+    public var diffFromUnoptimized = false
+    /// nil: the view's own default (`sandboxed-view` typed without `-O`).
+    public var optimization: Int?
+    public var cpuSeconds = Limits().cpuSeconds
+    public var memoryBytes = Limits().memoryBytes
+    public var jsonDiagnostics = false
+
+    public init(name: String, view: View) {
+      self.name = name
+      self.view = view
+    }
+
+    /// The view `request` asks for, within `limits`.
+    init(_ request: Request, view: View, limits: Limits) {
+      (name, self.view, target, function) = (request.name, view, request.target, request.function)
+      (graphsMachineCode, diffFromUnoptimized) = (request.graphsMachineCode, request.diffFromUnoptimized)
+      (optimization, cpuSeconds, memoryBytes) = (request.optimization, limits.cpuSeconds, limits.memoryBytes)
+      jsonDiagnostics = request.jsonDiagnostics
+    }
+
+    /// The command line, as `sandboxed-view` reads it (the first argument names the program).
+    public var arguments: [String] {
+      var arguments = ["kaleidoscope", viewCommand, "--view", view.rawValue]
+      arguments += (target.map { ["--target", $0] } ?? []) + (function.map { ["--function", $0] } ?? [])
+      if graphsMachineCode { arguments.append("--asm") }
+      if diffFromUnoptimized { arguments.append("--diff") }
+      arguments += ["--sandbox-cpu", "\(cpuSeconds)", "--sandbox-memory", "\(memoryBytes)"]
+      arguments += (optimization.map { ["-O", "\($0)"] } ?? []) + ["--color", "never"]
+      if jsonDiagnostics { arguments.append("--sandbox-json") }
+      return arguments + ["--", name]
+    }
+
+    /// The view `arguments` spells, if they are exactly what `arguments` writes for one.
+    public init?(arguments: [String]) {
+      var words = ArgumentWords(arguments)
+      guard words.take("kaleidoscope"), words.take(Sandbox.viewCommand), words.take("--view"),
+        let view = words.next().flatMap(View.init(rawValue:))
+      else { return nil }
+      (name, self.view) = ("", view)
+      if words.take("--target") { target = words.next() }
+      if words.take("--function") { function = words.next() }
+      graphsMachineCode = words.take("--asm")
+      diffFromUnoptimized = words.take("--diff")
+      guard words.take("--sandbox-cpu"), let cpu = words.number(), words.take("--sandbox-memory"),
+        let memory = words.number(), words.take("-O"), let level = words.number(), (0...3).contains(level),
+        words.take("--color"), words.take("never")
+      else { return nil }
+      (cpuSeconds, memoryBytes, optimization) = (cpu, memory, level)
+      jsonDiagnostics = words.take("--sandbox-json")
+      guard words.take("--"), let name = words.next(), words.atEnd else { return nil }
+      self.name = name
+      guard self.arguments == arguments else { return nil }
+    }
+  }
+}
+
 /// A command line read word by word, front to back.
 private struct ArgumentWords {
   private let words: [String]

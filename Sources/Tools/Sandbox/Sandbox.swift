@@ -125,25 +125,17 @@ public enum Sandbox {
   /// What starts the line of standard error that carries a trace.
   public static let traceMarker = "\u{1}trace "
 
-  /// The command line of the sandboxed side: a run's (`ChildRun`), a view's or a drawing's.
+  /// The command line of the sandboxed side: a drawing's, a view's (`ChildView`) or a
+  /// run's (`ChildRun`).
   static func arguments(for request: Request, limits: Limits) -> [String] {
-    var arguments = ["kaleidoscope"]
     if request.drawsGraph {
-      arguments += [drawCommand]
-    } else if let view = request.view {
-      arguments += [viewCommand, "--view", view.rawValue] + (request.target.map { ["--target", $0] } ?? [])
-      arguments += request.function.map { ["--function", $0] } ?? []
-      if request.graphsMachineCode { arguments.append("--asm") }
-      if request.diffFromUnoptimized { arguments.append("--diff") }
-    } else {
-      return ChildRun(request, limits: limits).arguments
+      var arguments = ["kaleidoscope", drawCommand, "--sandbox-cpu", "\(limits.cpuSeconds)"]
+      arguments += ["--sandbox-memory", "\(limits.memoryBytes)", "-O", "\(request.optimization)", "--color", "never"]
+      if request.jsonDiagnostics { arguments.append("--sandbox-json") }
+      return arguments + ["--", request.name]
     }
-    arguments += [
-      "--sandbox-cpu", "\(limits.cpuSeconds)", "--sandbox-memory", "\(limits.memoryBytes)",
-      "-O", "\(request.optimization)", "--color", "never",
-    ]
-    if request.jsonDiagnostics { arguments.append("--sandbox-json") }
-    return arguments + ["--", request.name]
+    if let view = request.view { return ChildView(request, view: view, limits: limits).arguments }
+    return ChildRun(request, limits: limits).arguments
   }
 
   /// `run(_:limits:tool:)` on a thread of its own, for callers that must not block.
