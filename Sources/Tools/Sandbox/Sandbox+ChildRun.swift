@@ -49,10 +49,10 @@ extension Sandbox {
       if quiet { arguments.append("-q") }
       if probe { arguments.append("--sandbox-probe") }
       if let traceSteps { arguments += ["--sandbox-trace", "\(traceSteps)"] }
-      arguments += ["--sandbox-cpu", "\(cpuSeconds)", "--sandbox-memory", "\(memoryBytes)"]
-      arguments += ["-O", "\(optimization)", "--color", "never"]
-      if jsonDiagnostics { arguments.append("--sandbox-json") }
-      return arguments + ["--", name]
+      let tail = CommandTail(
+        cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, optimization: optimization, jsonDiagnostics: jsonDiagnostics,
+        name: name)
+      return arguments + tail.words
     }
 
     /// The run `arguments` spells, if they are exactly what `arguments` writes for one.
@@ -71,14 +71,9 @@ extension Sandbox {
         guard let steps = words.number() else { return nil }
         traceSteps = steps
       }
-      guard words.take("--sandbox-cpu"), let cpu = words.number(), words.take("--sandbox-memory"),
-        let memory = words.number(), words.take("-O"), let level = words.number(), (0...3).contains(level),
-        words.take("--color"), words.take("never")
-      else { return nil }
-      (cpuSeconds, memoryBytes, optimization) = (cpu, memory, level)
-      jsonDiagnostics = words.take("--sandbox-json")
-      guard words.take("--"), let name = words.next(), words.atEnd else { return nil }
-      self.name = name
+      guard let tail = words.tail(), let level = tail.optimization else { return nil }
+      (cpuSeconds, memoryBytes, optimization) = (tail.cpuSeconds, tail.memoryBytes, level)
+      (jsonDiagnostics, name) = (tail.jsonDiagnostics, tail.name)
       guard self.arguments == arguments else { return nil }
     }
   }
@@ -124,10 +119,10 @@ extension Sandbox {
       arguments += (target.map { ["--target", $0] } ?? []) + (function.map { ["--function", $0] } ?? [])
       if graphsMachineCode { arguments.append("--asm") }
       if diffFromUnoptimized { arguments.append("--diff") }
-      arguments += ["--sandbox-cpu", "\(cpuSeconds)", "--sandbox-memory", "\(memoryBytes)"]
-      arguments += (optimization.map { ["-O", "\($0)"] } ?? []) + ["--color", "never"]
-      if jsonDiagnostics { arguments.append("--sandbox-json") }
-      return arguments + ["--", name]
+      let tail = CommandTail(
+        cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, optimization: optimization, jsonDiagnostics: jsonDiagnostics,
+        name: name)
+      return arguments + tail.words
     }
 
     /// The view `arguments` spells, if they are exactly what `arguments` writes for one.
@@ -141,21 +136,34 @@ extension Sandbox {
       if words.take("--function") { function = words.next() }
       graphsMachineCode = words.take("--asm")
       diffFromUnoptimized = words.take("--diff")
-      guard words.take("--sandbox-cpu"), let cpu = words.number(), words.take("--sandbox-memory"),
-        let memory = words.number(), words.take("-O"), let level = words.number(), (0...3).contains(level),
-        words.take("--color"), words.take("never")
-      else { return nil }
-      (cpuSeconds, memoryBytes, optimization) = (cpu, memory, level)
-      jsonDiagnostics = words.take("--sandbox-json")
-      guard words.take("--"), let name = words.next(), words.atEnd else { return nil }
-      self.name = name
+      guard let tail = words.tail() else { return nil }
+      (cpuSeconds, memoryBytes, optimization) = (tail.cpuSeconds, tail.memoryBytes, tail.optimization)
+      (jsonDiagnostics, name) = (tail.jsonDiagnostics, tail.name)
       guard self.arguments == arguments else { return nil }
     }
   }
 }
 
+/// The words every sandboxed command line ends with: its limits, its optimisation level
+/// (absent: the command's default), no colour, JSON diagnostics or not, and the name the
+/// diagnostics give the source.
+struct CommandTail {
+  var cpuSeconds: Int
+  var memoryBytes: Int
+  var optimization: Int?
+  var jsonDiagnostics: Bool
+  var name: String
+
+  var words: [String] {
+    var words = ["--sandbox-cpu", "\(cpuSeconds)", "--sandbox-memory", "\(memoryBytes)"]
+    words += (optimization.map { ["-O", "\($0)"] } ?? []) + ["--color", "never"]
+    if jsonDiagnostics { words.append("--sandbox-json") }
+    return words + ["--", name]
+  }
+}
+
 /// A command line read word by word, front to back.
-private struct ArgumentWords {
+struct ArgumentWords {
   private let words: [String]
   private var position = 0
 
@@ -182,5 +190,16 @@ private struct ArgumentWords {
   /// The next word as a whole number, taken.
   mutating func number() -> Int? {
     next().flatMap { Int($0) }
+  }
+
+  /// The rest of the words as a tail with a level (the server always writes one, and the
+  /// commands' defaults differ).
+  mutating func tail() -> CommandTail? {
+    guard take("--sandbox-cpu"), let cpu = number(), take("--sandbox-memory"), let memory = number(), take("-O"),
+      let level = number(), (0...3).contains(level), take("--color"), take("never")
+    else { return nil }
+    let json = take("--sandbox-json")
+    guard take("--"), let name = next(), atEnd else { return nil }
+    return CommandTail(cpuSeconds: cpu, memoryBytes: memory, optimization: level, jsonDiagnostics: json, name: name)
   }
 }

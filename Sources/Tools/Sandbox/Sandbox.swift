@@ -129,10 +129,10 @@ public enum Sandbox {
   /// run's (`ChildRun`).
   static func arguments(for request: Request, limits: Limits) -> [String] {
     if request.drawsGraph {
-      var arguments = ["kaleidoscope", drawCommand, "--sandbox-cpu", "\(limits.cpuSeconds)"]
-      arguments += ["--sandbox-memory", "\(limits.memoryBytes)", "-O", "\(request.optimization)", "--color", "never"]
-      if request.jsonDiagnostics { arguments.append("--sandbox-json") }
-      return arguments + ["--", request.name]
+      let tail = CommandTail(
+        cpuSeconds: limits.cpuSeconds, memoryBytes: limits.memoryBytes, optimization: request.optimization,
+        jsonDiagnostics: request.jsonDiagnostics, name: request.name)
+      return ["kaleidoscope", drawCommand] + tail.words
     }
     if let view = request.view { return ChildView(request, view: view, limits: limits).arguments }
     return ChildRun(request, limits: limits).arguments
