@@ -136,7 +136,10 @@ enum SandboxedRun {
         // A failed extern has reported itself (`RuntimeHost.protectsCalls`).
         if failed && error != .reported { Terminal.writeError("\(error)\n") }
       }
-      if let recorder { Terminal.writeError(Sandbox.traceMarker + String(decoding: recorder.finished, as: UTF8.self) + "\n") }
+      if let recorder {
+        Terminal.writeError(Sandbox.traceMarker)
+        recorder.write(to: STDERR_FILENO)
+      }
       if failed { Kaleidoscope.exit(withError: ExitCode.failure) }
     } else {
       let loaded = try reporter.product(

@@ -21,10 +21,14 @@ final class TraceRecorder: DebugObserver {
   /// `{"steps":[…` so far.
   private(set) var json: [UInt8] = Array(#"{"steps":["#.utf8)
   private var extents: [Int32: (start: SourceLocation, end: SourceLocation)] = [:]
+  private var recentNumbers = RecentNumbers()
 
   init(maxSteps: Int, byteLimit: Int = 4 << 20) {
     self.maxSteps = maxSteps
     self.byteLimit = byteLimit
+    // Room for the largest trace at once: one that grows copies megabytes each time it
+    // doubles, and pages that are never written cost nothing.
+    json.reserveCapacity(byteLimit + (64 << 10))
   }
 
   func reached(_ event: DebugEvent, at node: ExprID, in interpreter: Interpreter) throws(InterpreterError) {
@@ -47,9 +51,10 @@ final class TraceRecorder: DebugObserver {
     if accesses.count < Self.accessLimit { accesses.append((array, index, isWrite)) }
   }
 
-  /// The whole trace: `{"steps":[…],"truncated":…}`.
-  var finished: [UInt8] {
-    json + Array(#"],"truncated":\#(truncated)}"#.utf8)
+  /// Writes the whole trace, `{"steps":[…],"truncated":…}`, and a newline to `descriptor`.
+  func write(to descriptor: Int32) {
+    append(#"],"truncated":\#(truncated)}"# + "\n")
+    json.withUnsafeBufferPointer { Terminal.write($0, to: descriptor) }
   }
 
   private func record(_ event: DebugEvent, at node: ExprID, in interpreter: Interpreter) {
@@ -89,10 +94,12 @@ final class TraceRecorder: DebugObserver {
 
   private func appendValues(_ values: [(name: String, value: DebugValue)], of interpreter: Interpreter) {
     json.append(UInt8(ascii: "{"))
-    // A shadowed name shows its innermost variable, the one the code sees.
-    var seen = Set<String>()
     var first = true
-    for (name, value) in values.reversed() where seen.insert(name).inserted {
+    for position in values.indices.reversed() {
+      let (name, value) = values[position]
+      // A shadowed name shows its innermost variable, the one the code sees: the last. A
+      // body has a few locals, so a scan costs less than hashing each name at every step.
+      if values[(position + 1)...].contains(where: { $0.name == name }) { continue }
       if !first { json.append(UInt8(ascii: ",")) }
       first = false
       appendString(name)
@@ -113,16 +120,15 @@ final class TraceRecorder: DebugObserver {
 
   /// A number in the language's format (`ks_format_value`); a whole one below 10^15, as
   /// most elements of most arrays are, is written digit by digit, which costs a tenth of
-  /// the formatting: a step shows up to a thousand elements.
+  /// the formatting: a step shows up to a thousand elements. Any other is looked up in
+  /// `recentNumbers` first.
   private func appendNumber(_ value: Double) {
     if value.rounded(.towardZero) == value, value.magnitude < 1e15, !(value == 0 && value.sign == .minus) {
       appendWhole(Int64(value))
       return
     }
-    var buffer = [CChar](repeating: 0, count: 40)
-    let length = Int(ks_format_value(value, &buffer, buffer.count))
     if !value.isFinite { json.append(UInt8(ascii: "\"")) }
-    json += buffer[..<length].map { UInt8(bitPattern: $0) }
+    recentNumbers.append(value, to: &json)
     if !value.isFinite { json.append(UInt8(ascii: "\"")) }
   }
 
@@ -146,4 +152,42 @@ final class TraceRecorder: DebugObserver {
   }
 
   private func append(_ text: String) { json += text.utf8 }
+}
+
+/// The text of the numbers formatted last, by bit pattern, in a table of fixed slots. A
+/// step repeats most values of the step before (every frame but the innermost is as it
+/// was), and formatting a fraction (`ks_format_value`: `snprintf`, then `strtod` to check)
+/// costs far more than finding it here.
+struct RecentNumbers {
+  private static let slotCount = 512
+  /// Room for the longest text `ks_format_value` writes, `-2.2250738585072014e-308`.
+  private static let slotBytes = 32
+  private var keys = [UInt64](repeating: 0, count: slotCount)
+  /// 0 for an empty slot: no text is empty.
+  private var lengths = [UInt8](repeating: 0, count: slotCount)
+  private var texts = [UInt8](repeating: 0, count: slotCount * slotBytes)
+
+  /// Appends the text of `value` to `output`.
+  mutating func append(_ value: Double, to output: inout [UInt8]) {
+    let bits = value.bitPattern
+    let slot = Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 55) % Self.slotCount
+    let start = slot * Self.slotBytes
+    if keys[slot] != bits || lengths[slot] == 0 {
+      let length = texts.withUnsafeMutableBufferPointer { texts in
+        texts.baseAddress!.advanced(by: start).withMemoryRebound(to: CChar.self, capacity: Self.slotBytes) {
+          Int(ks_format_value(value, $0, Self.slotBytes))
+        }
+      }
+      guard length > 0, length < Self.slotBytes else {
+        var wide = [CChar](repeating: 0, count: 64)
+        let count = Int(ks_format_value(value, &wide, wide.count))
+        output += wide[..<count].map { UInt8(bitPattern: $0) }
+        lengths[slot] = 0
+        return
+      }
+      keys[slot] = bits
+      lengths[slot] = UInt8(length)
+    }
+    output += texts[start..<start + Int(lengths[slot])]
+  }
 }

@@ -57,6 +57,39 @@ struct TraceAPITests {
     #expect(body.contains(#""w":[0,-0,7,-12,999999999999999,-999999999999999,1e+15,0.5,-2.25]"#))
   }
 
+  /// Fractions come from a table of those written last: each of thousands, many of them
+  /// in the same slot, is written as the program printed it.
+  @Test func eachOfManyFractionsIsWrittenAsPrinted() throws {
+    let server = try PlaygroundServer()
+    let source = """
+      extern printd(x)
+      def binary : 1 (x y) y
+      def show(x) printd(x)
+      for i = 1, i < 1200 in show(i / 7 + 0.1) : show(1 / i)
+
+      """
+    let reply = try server.post("/api/trace", ["source": source])
+    let body = String(decoding: reply.body, as: UTF8.self)
+    // The text of `x` at each call of `show`, read from the body: a JSON parser's numbers
+    // need not be the nearest doubles.
+    let call = #/"event":"call","frames":\[[^\]]*\{"function":"show","line":3,"locals":\{"x":([^}]*)\}\}\]/#
+    let shown = body.matches(of: call).map { String($0.output.1) }
+    let printed = (try reply.json()["stdout"] as? String ?? "").split(separator: "\n").map(String.init)
+    // Each value `show` printed, then the loop's own, 0.
+    #expect(printed.count == 2 * 1199 + 1)
+    let mismatch = zip(shown, printed).first { $0 != $1 }
+    #expect(shown.count == 2 * 1199 && mismatch == nil)
+  }
+
+  /// A `var` that shadows a parameter is the one the code sees, and the only one shown.
+  @Test func aShadowedNameShowsTheInnermostVariable() throws {
+    let server = try PlaygroundServer()
+    let reply = try server.post("/api/trace", ["source": "def f(x)\n  var x = x + 1 in\n    x * 10\nf(1)\n"])
+    let body = String(decoding: reply.body, as: UTF8.self)
+    #expect(body.contains(#"{"function":"f","line":3,"locals":{"x":2}}"#))
+    #expect(!body.contains(#""x":2,"x":1"#))
+  }
+
   @Test func theProgramReadsTheInputGivenAndAFailedReadEndsTheTraceAsAnError() throws {
     let server = try PlaygroundServer()
     let source = "extern readd()\nreadd() + readd()\n"
