@@ -1,7 +1,8 @@
 import FoundationEssentials
 
-/// A result's output as `Data`, which JSON coders write as Base64: a trace is megabytes on
-/// standard error, and an array of byte numbers took a second to encode for the cache.
+/// A result's output as `Data`, which the playground's cache keeps as its bytes (a binary
+/// property list): a trace is megabytes on standard error, and an array of byte numbers
+/// took a second to encode.
 extension Sandbox.Result {
   private enum CodingKeys: String, CodingKey {
     case exitCode, stdout, stderr, timedOut, cpuExhausted, truncated, milliseconds

@@ -137,7 +137,7 @@ struct PlaygroundAPI: Sendable {
     _ request: Sandbox.Request, limits: Sandbox.Limits = Sandbox.Limits()
   ) async throws -> Sandbox.Result? {
     let key = results.key(for: request.cacheIdentity + Array("\n\(limits)".utf8))
-    if let data = await results.lookup(key), let cached = try? JSONDecoder().decode(Sandbox.Result.self, from: data) {
+    if let data = await results.lookup(key), let cached = ResultCache.result(from: data) {
       Self.cacheOutcome?.record(hit: true)
       metrics.cache(hit: true)
       return cached
@@ -157,7 +157,7 @@ struct PlaygroundAPI: Sendable {
       }
     }
     guard let started else { throw ServerBusy() }
-    if let result = started, let data = try? JSONEncoder().encode(result) { await results.save(key, data) }
+    if let result = started, let data = ResultCache.data(of: result) { await results.save(key, data) }
     return started
   }
 

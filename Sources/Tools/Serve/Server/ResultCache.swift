@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KaleidoscopeSandbox
 import OrderedCollections
 
 /// The answers of sandboxed runs and views, which are a pure function of the tool and the
@@ -19,6 +20,19 @@ actor ResultCache {
     self.toolIdentity = Array(toolIdentity.utf8)
     self.store = store
     self.memoryLimit = memoryLimit
+  }
+
+  /// A result as the cache keeps it: a binary property list, which holds the output as
+  /// its bytes (JSON would write a trace's megabytes in Base64, then escape them).
+  nonisolated static func data(of result: Sandbox.Result) -> Data? {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .binary
+    return try? encoder.encode(result)
+  }
+
+  /// The result `data(of:)` made, or nil for anything else.
+  nonisolated static func result(from data: Data) -> Sandbox.Result? {
+    try? PropertyListDecoder().decode(Sandbox.Result.self, from: data)
   }
 
   /// The key of a request: the hexadecimal SHA-256 of the tool's identity and the request.
