@@ -22,6 +22,8 @@ struct ExplainAPITests {
     #expect(json["functions"] as? [String] == ["__anon_0", "__ks_main", "fib"])
     #expect(json["truncated"] as? Bool == false)
     #expect((json["text"] as? String)?.hasSuffix(" changed the IR\n") == true)
+    // The server's fields beside the sandboxed view's.
+    #expect((json["diagnostics"] as? [Any])?.isEmpty == true && json["lines"] as? [Int] == [])
   }
 
   @Test func passesOfOneFunction() throws {

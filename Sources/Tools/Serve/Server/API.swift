@@ -43,16 +43,6 @@ struct ViewRequest: Decodable {
   var filters: AssemblyFilters?
 }
 
-/// The answer to the `passes` view (SPEC §7).
-struct PassesResponse: Encodable {
-  var text: String
-  var diagnostics: [DiagnosticEntry]
-  var lines: [Int]
-  var functions: [String]
-  var passes: [PassesViewOutput.Run]
-  var truncated: Bool
-}
-
 /// The answer to the `cfg` view (SPEC §7).
 struct CFGResponse: Encodable {
   var text: String
