@@ -54,6 +54,15 @@ struct AssemblyFiltersTests {
     #expect(Listing.assembly(assembly, filters: AssemblyFilters(labels: false)).text == assembly)
   }
 
+  /// A label is used when an instruction or a datum names it whole: `.LBB0_10` does not
+  /// name `.LBB0_1`, and a jump table's difference names both of its labels.
+  @Test func aLabelIsUsedOnlyWhenNamedWhole() {
+    let assembly = "f:\n.LBB0_1:\n\tjmp\t.LBB0_10\n.LBB0_10:\n\tretq\n"
+    #expect(Listing.assembly(assembly).text == "f:\n\tjmp\t.LBB0_10\n.LBB0_10:\n\tretq\n")
+    let table = "f:\n\tjmpq\t*%rax\n.LBB4_7:\n\tretq\n.LJTI4_0:\n\t.long\t.LBB4_7-.LJTI4_0\n"
+    #expect(Listing.assembly(table, filters: AssemblyFilters(directives: false)).text == table)
+  }
+
   /// AArch64's comments start with `//`, and its immediates with `#`, which stay.
   @Test func anAArch64CommentGoesAndItsImmediatesStay() {
     let listing = Listing.assembly("f:\n\tfmov\td1, #2.50000000 // =0x4004000000000000\n\tret\n")

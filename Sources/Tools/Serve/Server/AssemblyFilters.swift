@@ -40,13 +40,40 @@ struct AssemblyFilters: Decodable, Sendable, Equatable {
       }
     }
     if labels {
-      let instructions = kept.filter { line, _ in line.hasPrefix("\t") }.map(\.0).joined(separator: "\n")
+      var named = Set<Substring>()
+      for (line, _) in kept where line.hasPrefix("\t") { Self.collectLocalLabels(in: line, into: &named) }
       kept = kept.filter { line, _ in
         guard let name = Self.label(line), name.hasPrefix(".L") else { return true }
-        return instructions.contains(name)
+        return named.contains(name)
       }
     }
     return kept
+  }
+
+  /// Adds the local labels (`.L...`) that `line` names to `names`: each `.L` and the
+  /// letters, digits, `_`, `.` and `$` after it, as in `.LBB0_2` or `.LJTI4_0-.LBB4_7`.
+  static func collectLocalLabels(in line: Substring, into names: inout Set<Substring>) {
+    let bytes = line.utf8
+    var index = bytes.startIndex
+    while let dot = bytes[index...].firstIndex(of: UInt8(ascii: ".")) {
+      var end = bytes.index(after: dot)
+      guard end < bytes.endIndex, bytes[end] == UInt8(ascii: "L") else {
+        index = end
+        continue
+      }
+      while end < bytes.endIndex, isLabelByte(bytes[end]) { end = bytes.index(after: end) }
+      names.insert(line[dot..<end])
+      index = end
+    }
+  }
+
+  private static func isLabelByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+      UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "$"):
+      true
+    default: false
+    }
   }
 
   /// The name a label line declares, if it is one (`f:`, `.LBB0_2:`).
@@ -65,6 +92,8 @@ struct AssemblyFilters: Decodable, Sendable, Equatable {
   static func withoutComment(_ line: Substring) -> Substring? {
     let text = line.drop { $0 == "\t" || $0 == " " }
     if text.hasPrefix("#") || text.hasPrefix("//") || text.hasPrefix(";") { return nil }
+    // Most lines have no comment: one pass over their bytes instead of a search per marker.
+    guard line.utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "/") }) else { return line }
     for marker in ["\t#", " # ", "\t//", " // "] {
       if let comment = line.firstRange(of: marker) {
         var kept = line[..<comment.lowerBound]
