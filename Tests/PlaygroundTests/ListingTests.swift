@@ -37,6 +37,22 @@ struct ListingTests {
     #expect(listing.lines == [0, 0, 2, 3])
   }
 
+  /// Listings are split and searched by bytes: every line, empty ones too, and a match after
+  /// a false start on the same first byte.
+  @Test(arguments: [
+    ("!dbg", "x, !!dbg !4", 4), (" !dbg ", "x  !dbg !4", 2), ("ab", "aab", 1), ("abc", "ab", nil), ("", "ab", nil),
+  ])
+  func findLocatesTheFirstMatch(needle: String, line: String, offset: Int?) {
+    let found = Listing.find(needle, in: line[...])
+    #expect(found.map { line.utf8.distance(from: line.startIndex, to: $0.lowerBound) } == offset)
+    #expect(found.map { String(line[$0]) } == offset.map { _ in needle })
+  }
+
+  @Test func splitLinesKeepsEmptyLines() {
+    #expect(Listing.splitLines("a\n\nb\n") == ["a", "", "b", ""])
+    #expect(Listing.splitLines("") == [""])
+  }
+
   @Test func diagnosticsAreSeparatedFromTheRestOfStandardError() {
     let stderr =
       "{\"line\":1,\"column\":2,\"endLine\":1,\"endColumn\":3,\"severity\":\"error\",\"message\":\"m\"}\n"

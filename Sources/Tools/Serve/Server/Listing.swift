@@ -7,9 +7,9 @@ enum Listing {
   /// IR printed with debug information: the `!dbg` attachments and the metadata go, and each
   /// instruction keeps the line of its `!DILocation`.
   static func ir(_ text: String) -> (text: String, lines: [Int]) {
-    let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let all = splitLines(text)
     var locations: [Substring: Int] = [:]
-    for line in all where line.hasPrefix("!") && line.contains("= !DILocation(line: ") {
+    for line in all where line.hasPrefix("!") && find("= !DILocation(line: ", in: line) != nil {
       let id = line.prefix { $0 != " " }
       if let number = integer(after: "line: ", in: line) { locations[id] = number }
     }
@@ -18,7 +18,7 @@ enum Listing {
     for line in all {
       let trimmed = line.drop { $0 == " " }
       if line.hasPrefix("!") || trimmed.hasPrefix("#dbg_") || line.hasPrefix("declare void @llvm.dbg") { continue }
-      guard let range = line.range(of: ", !dbg ") ?? line.range(of: " !dbg ") else {
+      guard let range = find(", !dbg ", in: line) ?? find(" !dbg ", in: line) else {
         out.append(line)
         lines.append(0)
         continue
@@ -40,9 +40,9 @@ enum Listing {
     var out: [Substring] = []
     var lines: [Int] = []
     var current = 0
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    for line in splitLines(text) {
       let trimmed = line.drop { $0 == " " || $0 == "\t" }
-      if trimmed.hasPrefix(".section") && trimmed.contains(".debug_") { break }
+      if trimmed.hasPrefix(".section") && find(".debug_", in: trimmed) != nil { break }
       if trimmed.hasPrefix(".loc\t") || trimmed.hasPrefix(".loc ") {
         let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if fields.count > 2, let number = Int(fields[2]) { current = number }
@@ -76,8 +76,34 @@ enum Listing {
     return (diagnostics, rest)
   }
 
+  /// The lines of `text`, split on its newline bytes (the last one empty after a final
+  /// newline): splitting by `Character` cost more than the rest of a listing.
+  static func splitLines(_ text: String) -> [Substring] {
+    var lines: [Substring] = []
+    var start = text.startIndex
+    while let newline = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      lines.append(text[start..<newline])
+      start = text.utf8.index(after: newline)
+    }
+    lines.append(text[start...])
+    return lines
+  }
+
+  /// Where `needle` first is in `line`, found by its bytes: Foundation's `range(of:)` made
+  /// an `NSString` of every line it searched.
+  static func find(_ needle: String, in line: Substring) -> Range<String.Index>? {
+    let (bytes, pattern) = (line.utf8, needle.utf8)
+    guard let first = pattern.first else { return nil }
+    var from = bytes.startIndex
+    while let start = bytes[from...].firstIndex(of: first) {
+      if bytes[start...].starts(with: pattern) { return start..<bytes.index(start, offsetBy: pattern.count) }
+      from = bytes.index(after: start)
+    }
+    return nil
+  }
+
   private static func integer(after marker: String, in line: Substring) -> Int? {
-    guard let range = line.range(of: marker) else { return nil }
+    guard let range = find(marker, in: line) else { return nil }
     return Int(line[range.upperBound...].prefix { $0.isNumber })
   }
 
