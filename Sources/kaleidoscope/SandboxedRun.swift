@@ -138,7 +138,7 @@ enum SandboxedRun {
       }
       if let recorder {
         Terminal.writeError(Sandbox.traceMarker)
-        recorder.write(to: STDERR_FILENO)
+        recorder.finish(writingTo: STDERR_FILENO)
       }
       if failed { Kaleidoscope.exit(withError: ExitCode.failure) }
     } else {

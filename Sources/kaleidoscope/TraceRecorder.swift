@@ -51,8 +51,9 @@ final class TraceRecorder: DebugObserver {
     if accesses.count < Self.accessLimit { accesses.append((array, index, isWrite)) }
   }
 
-  /// Writes the whole trace, `{"steps":[…],"truncated":…}`, and a newline to `descriptor`.
-  func write(to descriptor: Int32) {
+  /// Ends the trace and writes it whole, `{"steps":[…],"truncated":…}` and a newline, to
+  /// `descriptor`; once, after the run.
+  func finish(writingTo descriptor: Int32) {
     append(#"],"truncated":\#(truncated)}"# + "\n")
     json.withUnsafeBufferPointer { Terminal.write($0, to: descriptor) }
   }
