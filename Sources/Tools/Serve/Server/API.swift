@@ -43,6 +43,13 @@ struct ViewRequest: Decodable {
   var filters: AssemblyFilters?
 }
 
+/// The fields of the `passes` view's answer (SPEC §7) that the server adds to the
+/// `PassesViewOutput` the sandboxed view wrote (`PlaygroundAPI.splicing`).
+struct ViewHead: Encodable {
+  var diagnostics: [DiagnosticEntry]
+  var lines: [Int]
+}
+
 /// The answer to the `cfg` view (SPEC §7).
 struct CFGResponse: Encodable {
   var text: String

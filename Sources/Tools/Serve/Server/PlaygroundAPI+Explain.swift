@@ -64,9 +64,3 @@ extension PlaygroundAPI {
     return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
   }
 }
-
-/// What a view's answer has besides what the sandboxed view wrote.
-struct ViewHead: Encodable {
-  var diagnostics: [DiagnosticEntry]
-  var lines: [Int]
-}
