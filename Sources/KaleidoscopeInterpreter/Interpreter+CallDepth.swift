@@ -18,10 +18,6 @@ extension Interpreter {
   /// runtime as compiled code words it.
   @inline(never)
   func callDepthError(at site: ExprID) -> InterpreterError {
-    let site = "\(tree.file.name):\(tree.file.location(of: tree.start(of: site)))"
-    var buffer = [CChar](repeating: 0, count: site.utf8.count + 100)
-    let length = ks_describe_call_depth_error(&buffer, buffer.count, site)
-    let message = String(decoding: buffer[..<min(Int(length), buffer.count - 1)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return fault(.located(message.hasSuffix("\n") ? String(message.dropLast()) : message))
+    located(at: site, capacity: 100) { ks_describe_call_depth_error($0, $1, $2) }
   }
 }

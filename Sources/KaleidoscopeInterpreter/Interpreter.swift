@@ -223,13 +223,15 @@ public final class Interpreter {
       return try callMachineCode(
         unsafeBitCast(entry, to: NativeEntry.self), function, argumentBase: argumentBase, in: compiledCode)
     }
-    return try callExternal(function, argumentBase: argumentBase)
+    return try callExternal(function, argumentBase: argumentBase, site: site)
   }
 
-  /// Calls an extern with the arguments pushed on `slots` from `argumentBase`.
-  private func callExternal(_ function: FunctionID, argumentBase: Int) throws(InterpreterError) -> Double {
+  /// Calls an extern, at `site`, with the arguments pushed on `slots` from `argumentBase`.
+  private func callExternal(_ function: FunctionID, argumentBase: Int, site: ExprID) throws(InterpreterError) -> Double {
     if externals[Int(function.index)] == nil {
-      externals[Int(function.index)] = host.external(named: program.functions[function].spelling)
+      let name = program.functions[function].spelling
+      guard let external = host.external(named: name) else { throw unresolvedExternError(name, at: site) }
+      externals[Int(function.index)] = external
     }
     return try slots.popValues(from: argumentBase, into: externals[Int(function.index)]!)
   }

@@ -2,9 +2,10 @@
 /// place to print values. The tool's host calls the runtime (the JIT's own `putchard`,
 /// `printd` and value printer) and resolves externs in the process; tests can record.
 public protocol InterpreterHost: AnyObject {
-  /// The extern `name`, looked up once, at its first call: the interpreter calls what this
-  /// returns for that call and every later one, with the arguments where it keeps them.
-  func external(named name: String) -> ExternalFunction
+  /// The extern `name`, looked up at its first call: the interpreter calls what this
+  /// returns for that call and every later one, with the arguments where it keeps them; nil
+  /// if there is no such function, which is a located runtime error at the call.
+  func external(named name: String) -> ExternalFunction?
   /// Prints a top-level expression's value (`run` without `-q`).
   func printValue(_ value: Double)
 }

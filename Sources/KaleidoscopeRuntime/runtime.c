@@ -194,11 +194,20 @@ static void ks_on_fault(int signal, siginfo_t *info, void *context) {
   ks_stop_after_error();
 }
 
-/* A call of an extern that resolved to nothing: reported and stopped like a fault. */
+/* A call of an extern that resolved to nothing, at `site` ("FILE:LINE:COL", or NULL);
+ * worded here for every engine. */
+int ks_describe_unresolved_extern(char *buffer, size_t size, const char *site, const char *name) {
+  return snprintf(buffer, size, "%s%sruntime error: unresolved external symbol '%s'\n", site ? site : "",
+                  site ? ": " : "", name);
+}
+
+/* Compiled code calls this in place of the missing extern, after setting ks_call_site:
+ * reported at the call and stopped like a fault. */
 void ks_unresolved_extern(const char *name) {
-  ks_error("runtime error: unresolved external symbol '");
-  ks_write_all(2, name, strlen(name));
-  ks_write_all(2, "'\n", 2);
+  char message[8192];
+  int written = ks_describe_unresolved_extern(message, sizeof message, ks_call_site, name);
+  if (written >= (int)sizeof message) message[sizeof message - 2] = '\n';
+  ks_error(message);
   ks_stop_after_error();
 }
 
@@ -530,13 +539,12 @@ int ks_call_entry_protected(double (*entry)(double *, int32_t), double *cells, i
   return 0;
 }
 
-int ks_call_extern_protected(const char *name, void *function, const double *arguments, int count, double *result) {
+int ks_call_extern_protected(void *function, const double *arguments, int count, double *result) {
   if (sigsetjmp(ks_recovery, 1)) {
     ks_protected = 0;
     return 1;
   }
   if (ks_enter_protected()) return 1;
-  if (function == NULL) ks_unresolved_extern(name);
   *result = ks_call_doubles(function, arguments, count);
   ks_protected = 0;
   return 0;

@@ -99,13 +99,20 @@ struct ReplTests {
     #expect(output.status == 0)
   }
 
-  /// A call of an extern that resolves to nothing is a runtime error like a fault: reported,
-  /// and the session keeps its definitions and goes on (`run` ends with status 1 instead).
+  /// A call of an extern that resolves to nothing is a runtime error like a fault: reported
+  /// at the call, and the session keeps its definitions and goes on (`run` ends with status 1
+  /// instead).
   @Test func unresolvedExternIsReportedAndTheSessionGoesOn() throws {
-    let output = try session("def twice(x) 2 * x\nextern nowhere(x)\nnowhere(1)\ntwice(21)\nnowhere(2) + 1\n3\n")
+    let output = try session(
+      "def twice(x) 2 * x\nextern nowhere(x)\nnowhere(1)\ntwice(21)\n1 + nowhere(2)\ndef later(x) nowhere(x)\nlater(3)\n3\n")
     #expect(output.stdout == "42\n3\n")
     #expect(
-      output.stderr == String(repeating: "runtime error: unresolved external symbol 'nowhere'\n", count: 2))
+      output.stderr == """
+        <repl>:1:1: runtime error: unresolved external symbol 'nowhere'
+        <repl>:1:5: runtime error: unresolved external symbol 'nowhere'
+        <repl>:1:14: runtime error: unresolved external symbol 'nowhere'
+
+        """)
     #expect(output.status == 0)
   }
 

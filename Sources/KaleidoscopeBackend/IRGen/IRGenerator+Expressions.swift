@@ -157,8 +157,10 @@ extension IRGenerator {
     } else {
       target = node.flatMap { specializedCopy(of: callee, at: $0) } ?? llvmFunction(callee)
     }
-    if symbol.origin == .external, HostLibrary.reportsAtCallSite(symbol.spelling), let node {
-      LLVMBuildStore(builder.reference, self.site(tree.start(of: node), name: ""), slot(Symbols.callSite))
+    // The runtime names the call in the error of a runtime function that fails, or of an
+    // extern that resolved to nothing (whose stub reports it).
+    if symbol.origin == .external, HostLibrary.reportsAtCallSite(symbol.spelling) || unresolved.contains(symbol.spelling) {
+      LLVMBuildStore(builder.reference, self.site(tree.start(of: site), name: ""), slot(Symbols.callSite))
     }
     var values = arguments.map { Optional($0) }
     if takesDepth(symbol) { values.append(checkedCallDepth(at: site)) }

@@ -9,11 +9,11 @@ import KaleidoscopeRuntime
 /// The interpreter's host in the tool: externs resolve in this process exactly as the JIT's
 /// do (the runtime's `putchard`/`printd`, the C library, libm), and values are printed by the
 /// runtime, through the same output buffer. So `run --tier interp` and `run` print
-/// byte for byte the same, and an unresolved extern ends the same way.
+/// byte for byte the same.
 public final class RuntimeHost: InterpreterHost {
   /// A C function `double f(double, ...)`, by arity.
   private typealias Address = UnsafeMutableRawPointer
-  /// Whether a fault in an extern, or an unresolved one, ends the interpreter's run with
+  /// Whether a fault in an extern ends the interpreter's run with
   /// `InterpreterError.reported` (the REPL) rather than the process.
   private let protectsCalls: Bool
 
@@ -25,28 +25,24 @@ public final class RuntimeHost: InterpreterHost {
     ks_print_value(value)
   }
 
-  public func external(named name: String) -> ExternalFunction {
-    let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
+  /// The extern `name` found in this process, or nil: the interpreter then reports the call
+  /// as compiled code does.
+  public func external(named name: String) -> ExternalFunction? {
+    guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
     if protectsCalls {
       return { arguments throws(InterpreterError) in try Self.callProtected(name, address, arguments) }
-    }
-    guard let address else {
-      return { _ throws(InterpreterError) in
-        ks_unresolved_extern(name)  // reports and exits, as compiled code does
-        throw InterpreterError.external("unresolved external symbol '\(name)'")
-      }
     }
     return { arguments throws(InterpreterError) in try Self.call(address, arguments, name: name) }
   }
 
   private static func callProtected(
-    _ name: String, _ address: Address?, _ arguments: UnsafeBufferPointer<Double>
+    _ name: String, _ address: Address, _ arguments: UnsafeBufferPointer<Double>
   ) throws(InterpreterError) -> Double {
     guard arguments.count <= 8 else {
       throw InterpreterError.external("the interpreter calls externs of at most 8 parameters; '\(name)' has \(arguments.count)")
     }
     var result = 0.0
-    if ks_call_extern_protected(name, address, arguments.baseAddress, Int32(arguments.count), &result) != 0 {
+    if ks_call_extern_protected(address, arguments.baseAddress, Int32(arguments.count), &result) != 0 {
       throw InterpreterError.reported
     }
     return result

@@ -44,9 +44,12 @@ uint64_t ks_output_count(void);
 
 /* When the program first wrote to standard output (CLOCK_MONOTONIC, nanoseconds), or 0. */
 uint64_t ks_first_output_time(void);
-/* Reports a call to an extern that resolved to nothing, then exits with status 1, or inside
- * ks_run_protected ends the running code as a fault does. */
+/* Reports a call to an extern that resolved to nothing, at ks_call_site (which compiled
+ * code sets before such a call), then exits with status 1, or inside ks_run_protected ends
+ * the running code as a fault does. */
 void ks_unresolved_extern(const char *name);
+/* The message of that error at `site` ("FILE:LINE:COL", or NULL), for every engine. */
+int ks_describe_unresolved_extern(char *buffer, size_t size, const char *site, const char *name);
 
 /* The one-line message for a fatal signal: "stack overflow" when the faulting address is
  * near the faulting stack pointer, otherwise what the signal means. (Exposed for tests.) */
@@ -61,10 +64,10 @@ void ks_runtime_init(void);
 int ks_run_protected(void (*entry)(void));
 /* One call with the same recovery, for the REPL's interpreter, whose own frames must not be
  * jumped over: 0 and the value in *result when it returned, 1 after an error (reported).
- * A compiled entry point `double entry(double *cells, int32_t depth)`; or a C function of `count` (at most
- * 8) doubles, where a NULL `function` reports `name` as an unresolved extern. */
+ * A compiled entry point `double entry(double *cells, int32_t depth)`; or a C function of `count`
+ * (at most 8) doubles. */
 int ks_call_entry_protected(double (*entry)(double *, int32_t), double *cells, int32_t depth, double *result);
-int ks_call_extern_protected(const char *name, void *function, const double *arguments, int count, double *result);
+int ks_call_extern_protected(void *function, const double *arguments, int count, double *result);
 
 /* Makes SIGINT (Ctrl-C) stop code running under ks_run_protected, with the message
  * "interrupted", or else be recorded for ks_take_interrupt. For the REPL. */
