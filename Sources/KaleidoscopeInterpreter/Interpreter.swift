@@ -53,7 +53,7 @@ public final class Interpreter {
   public internal(set) var interpretedLoopIterations = 0
   /// Whether each parameter of each function is an array, by `FunctionID.index`.
   let parameterIsArray: [[Bool]]
-  /// Whether each function is a runtime function whose errors name its call
+  /// Whether each function is an extern whose errors and faults name its call
   /// (`HostLibrary.reportsAtCallSite`), by `FunctionID.index`.
   private let reportsAtCallSite: [Bool]
   /// "FILE:LINE:COL" of each such call made so far, by call node, for the runtime.
@@ -233,6 +233,11 @@ public final class Interpreter {
       guard let external = host.external(named: name) else { throw unresolvedExternError(name, at: site) }
       externals[Int(function.index)] = external
     }
+    guard reportsAtCallSite[Int(function.index)] else {
+      return try slots.popValues(from: argumentBase, into: externals[Int(function.index)]!)
+    }
+    ks_set_call_site(callSite(of: site))
+    defer { ks_set_call_site(nil) }
     return try slots.popValues(from: argumentBase, into: externals[Int(function.index)]!)
   }
 
@@ -286,9 +291,7 @@ public final class Interpreter {
         let value = try evaluate(tree.argument(position, of: list))
         slots.append(value)
       }
-      let callee = program.callee(of: id)!
-      if reportsAtCallSite[Int(callee.index)] { ks_set_call_site(callSite(of: id)) }
-      return try call(callee, argumentBase: argumentBase, site: id)
+      return try call(program.callee(of: id)!, argumentBase: argumentBase, site: id)
     case .ifElse(let condition, let then, let otherwise):
       return try Self.isTrue(try evaluate(condition)) ? evaluate(then) : evaluate(otherwise)
     case .loop(let index):

@@ -190,7 +190,9 @@ static void ks_library_leave(void) {
 }
 
 static void ks_on_fault(int signal, siginfo_t *info, void *context) {
-  ks_error(ks_fault_message(signal, (uintptr_t)info->si_addr, ks_faulting_stack_pointer(context)));
+  /* Inside a call of an extern outside the host library, located at the call: compiled
+   * code and the interpreter set ks_call_site around such calls (HostLibrary). */
+  ks_error_at_call_site(ks_fault_message(signal, (uintptr_t)info->si_addr, ks_faulting_stack_pointer(context)));
   ks_stop_after_error();
 }
 

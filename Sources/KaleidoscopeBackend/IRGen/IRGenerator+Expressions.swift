@@ -157,16 +157,17 @@ extension IRGenerator {
     } else {
       target = node.flatMap { specializedCopy(of: callee, at: $0) } ?? llvmFunction(callee)
     }
-    // The runtime names the call in the error of a runtime function that fails, or of an
-    // extern that resolved to nothing (whose stub reports it).
-    if symbol.origin == .external, HostLibrary.reportsAtCallSite(symbol.spelling) || unresolved.contains(symbol.spelling) {
-      LLVMBuildStore(builder.reference, self.site(tree.start(of: site), name: ""), slot(Symbols.callSite))
-    }
+    // The runtime names the call in the error of an extern that fails, faults or resolved
+    // to nothing (whose stub reports it); after it returns, a fault is no longer its.
+    let located = symbol.origin == .external && HostLibrary.reportsAtCallSite(symbol.spelling)
+    if located { LLVMBuildStore(builder.reference, self.site(tree.start(of: site), name: ""), slot(Symbols.callSite)) }
     var values = arguments.map { Optional($0) }
     if takesDepth(symbol) { values.append(checkedCallDepth(at: site)) }
-    return values.withUnsafeMutableBufferPointer {
-      LLVMBuildCall2(builder.reference, type, target, $0.baseAddress, UInt32($0.count), "call")
+    let result = values.withUnsafeMutableBufferPointer {
+      LLVMBuildCall2(builder.reference, type, target, $0.baseAddress, UInt32($0.count), "call")!
     }
+    if located { LLVMBuildStore(builder.reference, LLVMConstNull(pointer), slot(Symbols.callSite)) }
+    return result
   }
 
   /// The external global that holds a REPL function's current address.

@@ -21,10 +21,12 @@ public enum HostLibrary {
     name == "getchard" || name == "readd" || functions.contains { $0.name == name }
   }
 
-  /// Whether a call of the runtime function `name` may fail with a runtime error: the caller
-  /// then sets the runtime's `ks_call_site` first, so that the error names the call (SPEC §5).
+  /// Whether a call of the extern `name` may end in a runtime error: `readd`, or a function
+  /// from outside this library, which may fault (`abort`, a pointer it was not given) or
+  /// resolve to nothing. The caller sets the runtime's `ks_call_site` around such a call,
+  /// so that the error names it (SPEC §5).
   public static func reportsAtCallSite(_ name: String) -> Bool {
-    name == "readd"
+    name == "readd" || !(name == "getchard" || functions.contains { $0.name == name })
   }
 
   /// The signature to suggest for `name`, e.g. `atan2(y x)`.

@@ -111,9 +111,10 @@ double getchard(void);
  * not a number, a runtime error. */
 double readd(void);
 
-/* Where the program calls the runtime function that may fail, "FILE:LINE:COL": the caller
- * sets it just before such a call (HostLibrary.reportsAtCallSite), so that the error names
- * the place as an array error does. NULL when C code calls it. */
+/* Where the program calls an extern that may fail or fault, "FILE:LINE:COL": the caller
+ * sets it just before such a call and clears it after (HostLibrary.reportsAtCallSite), so
+ * that the error, or the fault handler's message, names the place as an array error does.
+ * NULL otherwise. */
 extern const char *ks_call_site;
 void ks_set_call_site(const char *site);
 
