@@ -246,7 +246,7 @@ extension IRGenerator {
         // i = start; while end != 0 { body; i = i + step }
         let integerStep = startIntegerCounter(of: parts, variable: local, fromStart: fromStart)
         let test = integerStep != nil ? { self.integerLoopTest(parts) } : { self.truth(self.emit(parts.end), "loopcond") }
-        emitPreTestedLoop(test: test) {
+        emitPreTestedLoop(test: test, nests: enclosesLoop(loop)) {
           if integerStep != nil {
             self.withCounterRange(of: parts, local: local) { _ = self.emit(parts.body) }
           } else {
@@ -266,17 +266,20 @@ extension IRGenerator {
         let stepValue = step()
         let end = emit(parts.end)
         storeNumber(LLVMBuildFAdd(b, loadNumber(from: variable), stepValue, "nextvar"), into: variable)
-        LLVMBuildCondBr(b, truth(end, "loopcond"), body, after)
+        let backEdge = LLVMBuildCondBr(b, truth(end, "loopcond"), body, after)!
+        if enclosesLoop(loop) { forbidRuntimeUnrolling(of: backEdge) }
         LLVMPositionBuilderAtEnd(b, after)
       }
     case .whileLoop(let parts):
       emitPreTestedLoop(
-        test: { self.truth(self.emit(parts.condition), "loopcond") }, iteration: { _ = self.emit(parts.body) })
+        test: { self.truth(self.emit(parts.condition), "loopcond") }, nests: enclosesLoop(loop),
+        iteration: { _ = self.emit(parts.body) })
     }
   }
 
-  /// `while test() { iteration }`, the builder left in the block after the loop.
-  private func emitPreTestedLoop(test: () -> LLVMValueRef, iteration: () -> Void) {
+  /// `while test() { iteration }`, the builder left in the block after the loop; `nests`:
+  /// whether an iteration runs another loop (`IRGenerator+LoopHints.swift`).
+  private func emitPreTestedLoop(test: () -> LLVMValueRef, nests: Bool, iteration: () -> Void) {
     let b = builder.reference
     let top = block("loopcond")
     let body = block("loop")
@@ -286,7 +289,8 @@ extension IRGenerator {
     LLVMBuildCondBr(b, test(), body, after)
     LLVMPositionBuilderAtEnd(b, body)
     iteration()
-    LLVMBuildBr(b, top)
+    let backEdge = LLVMBuildBr(b, top)!
+    if nests { forbidRuntimeUnrolling(of: backEdge) }
     LLVMPositionBuilderAtEnd(b, after)
   }
 }

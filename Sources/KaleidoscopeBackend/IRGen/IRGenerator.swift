@@ -68,6 +68,9 @@ final class IRGenerator {
   var globals: [LLVMValueRef?]
   /// What each load and store of a variable, an element or an array's header reaches.
   let aliasInfo: AliasInfo
+  /// Whether each function runs a loop, itself or through its calls, by `FunctionID.index`
+  /// (`IRGenerator+LoopHints.swift`); worked out when a loop first asks.
+  lazy var loopingFunctions: [Bool] = Self.loopingFunctions(in: program)
   /// Extern names that resolve to nothing: calls to them report the error at run time.
   let unresolved: Set<String>
   /// What is known of array indices, and the copies of functions made from it.
