@@ -3,16 +3,14 @@ import KaleidoscopeFrontend
 
 /// What a loop's IR tells LLVM beyond its instructions.
 ///
-/// At `-O2` on hosts whose scheduling model gives a loop buffer size (znver3, for one), LLVM
-/// unrolls a loop whose trip count it learns only at run time, with a remainder loop in
-/// front, whenever the unrolled body fits that buffer. Once inlining has put a callee's loop
-/// inside, the loop around it fits too, and unrolling it copies the inner loop four or five
-/// times over. Nothing runs faster for it (the inner loop's iterations are the work), but
-/// every later pass and the code generator handle each copy: the module tiered execution
-/// compiles for a running loop, whose start comes from the interpreter's frame, took about
-/// half as long again. So a loop that encloses another, written inside it or reached through
-/// its calls, is marked `llvm.loop.unroll.runtime.disable`; an innermost loop keeps
-/// LLVM's choice. A loop whose trip count is a constant is not affected.
+/// On hosts whose scheduling model gives a loop buffer (znver3, for one), LLVM's `-O2`
+/// unrolls a loop whose trip count is known only at run time whenever the unrolled body
+/// fits the buffer; once a callee's loop is inlined, the loop around it fits too. The inner
+/// loop is then copied over for no gain (its iterations are the work), and every later pass
+/// and the code generator pay for each copy. The modules of tiered execution, whose loops
+/// start from the interpreter's frame, always have such counts. So a loop whose iterations
+/// run another loop is marked `llvm.loop.unroll.runtime.disable`; an innermost loop keeps
+/// LLVM's choice, and a constant trip count is not affected (docs/DESIGN.md).
 extension IRGenerator {
   /// Whether an iteration of `loop` runs another loop: one written in its test, step or
   /// body, or one in a function called there, directly or through that function's calls.
