@@ -1,7 +1,8 @@
-import KaleidoscopeBackend
 import KaleidoscopeFrontend
 import TestSupport
 import Testing
+
+@testable import KaleidoscopeBackend
 
 /// `run` and executables compile the reachable program, whose definitions are internal; a
 /// definition the program calls from exactly one place is marked `alwaysinline`, so that the
@@ -42,6 +43,46 @@ struct SoleCalleeInliningTests {
   func reachableProgram(_ testCase: IRCase) throws {
     let ir = try IRCase.unoptimizedIR(testCase.source, selection: .reachable)
     #expect(try FileCheck.failure(of: ir, checks: testCase.checks) == nil)
+  }
+
+  /// A tier's module (`TierCompiler.emit`) marks its private copies the same way: `step`,
+  /// called once in the loop, and not `twice`, called from two places.
+  @Test func tierModule() throws {
+    let source = """
+      def step(x) x * 2
+      def twice(x) x + 1
+      def fill(n) var t = 0 in (for i = 0, i < n in t = t + step(i) + twice(i) + twice(t)) + t
+      fill(3)
+      """
+    let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
+    try #require(!result.diagnostics.hasErrors)
+    let program = result.program
+    let named = { (name: String) in program.bodies.first { $0.function.map { program.functions[$0].spelling } == name } }
+    let copies = try ["step", "twice"].map { try #require(named($0)) }
+    let fill = try #require(named("fill"))
+    let loop = try #require(fill.loops.first)
+    let ir = try LargeStack.run { () throws -> String in
+      let module = Module(name: "tier", context: Context())
+      let generator = IRGenerator(
+        program: program, module: module, options: CompileOptions(optimization: .none),
+        linking: .tiered(copies: Set(copies.compactMap(\.function)), fixed: .init()), unresolved: [])
+      // Where the code's address would go; emitting never touches it.
+      let slot = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+      defer { slot.deallocate() }
+      let entry = ModuleEntry(slot: slot) { generator in
+        generator.emitLoopContinuation(named: "tier.loop", loop: loop, of: fill, forUsualFrames: true)
+        return "tier.loop"
+      }
+      #expect(TierCompiler.emit(copies, entries: [entry], with: generator) == ["tier.loop"])
+      try module.verify()
+      return module.text
+    }
+    let checks = """
+      CHECK: define internal double @tier.step(double %x, i32 %depth) #[[INLINE:[0-9]+]] {
+      CHECK: define internal double @tier.twice(double %x, i32 %depth) {
+      CHECK: \(Self.inlined)
+      """
+    #expect(try FileCheck.failure(of: ir, checks: checks) == nil)
   }
 
   /// `ir` and object files keep every definition external and visible: nothing is forced.

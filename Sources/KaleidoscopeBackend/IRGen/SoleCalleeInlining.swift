@@ -17,8 +17,8 @@ extension IRGenerator {
   /// reason.
   func inlineSoleCallees() {
     for (index, function) in functions.enumerated() {
-      // Called only for the reachable program: a defined function declared here is the callee
-      // of an emitted body, so it is reachable and has a body of its own.
+      // Called for the reachable program and for the tiers' modules: an internal function
+      // here is one whose body was emitted (what a module calls elsewhere is external).
       guard let value = function, program.functions.symbols[index].origin == .defined,
         LLVMGetLinkage(value) == LLVMInternalLinkage,
         let use = LLVMGetFirstUse(value), LLVMGetNextUse(use) == nil,

@@ -118,9 +118,7 @@ final class TierCompiler: @unchecked Sendable {
       let generator = IRGenerator(
         program: program, module: module, options: options, linking: .tiered(copies: copies, fixed: fixed, loops: compiledLoops),
         unresolved: unresolved, globalFacts: globalFacts.facts)
-      for member in functions { generator.emitDefinition(graph.definitions[Int(member.index)]!) }
-      let names = entries.map { $0.emit(generator) }
-      generator.emitLoopFallbacks()
+      let names = Self.emit(functions.map { graph.definitions[Int($0.index)]! }, entries: entries, with: generator)
       try module.verify()
       let key = cache.map { _ in MachineCodeCache.key(of: module, header: keyHeader) }
       if let key, let addresses = linkCached(key, names: names, in: jit) {
@@ -141,6 +139,18 @@ final class TierCompiler: @unchecked Sendable {
       statistics.recordFailure("\(error)")
       return nil
     }
+  }
+
+  /// Emits a module's `definitions`, its `entries` (each returning its name) and the fallbacks
+  /// its loops call. A private copy called from one place is then marked to be inlined before
+  /// the optimiser simplifies it on its own, as in a whole program (`inlineSoleCallees`):
+  /// Mandelbrot's `escape`, loop and all, was otherwise simplified twice.
+  static func emit(_ definitions: [CheckedBody], entries: [ModuleEntry], with generator: IRGenerator) -> [String] {
+    for definition in definitions { generator.emitDefinition(definition) }
+    let names = entries.map { $0.emit(generator) }
+    generator.emitLoopFallbacks()
+    generator.inlineSoleCallees()
+    return names
   }
 
   /// The entries' addresses from the object cached under `key`, or nil (the object, if
