@@ -49,6 +49,15 @@ struct LexerTests {
     #expect(tokens.last?.kind == .endOfFile)
   }
 
+  /// A NUL byte means the file is not text: nothing after it is lexed, so that a binary file
+  /// gets a handful of errors, not one for nearly every byte.
+  @Test func nulEndsTheInput() {
+    let tokens = Lexer.tokenize(SourceFile(name: "t", text: "a\u{0}\u{7} b"))
+    #expect(tokens.map(\.kind) == [.identifier, .invalid, .endOfFile])
+    #expect(tokens[1].error == .nulCharacter)
+    #expect(tokens[1].range == SourceRange(start: 1, end: 2))
+  }
+
   /// libFuzzer's dictionary (fuzz/kaleidoscope.dict) steers mutations toward real tokens;
   /// it must name every keyword.
   @Test func fuzzDictionaryHasEveryKeyword() throws {

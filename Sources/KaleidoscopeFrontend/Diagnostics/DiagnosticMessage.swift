@@ -90,7 +90,7 @@ public enum DiagnosticMessage: Sendable, Equatable {
     case .invalidUTF8(let byte):
       return "invalid UTF-8 byte 0x\(Self.hex(byte, digits: 2))"
     case .nulCharacter:
-      return "NUL character in source"
+      return "NUL character in source: this is not a text file, and the rest of it is not read"
     case .controlCharacter(let byte):
       return "invalid control character \(Self.codePoint(UInt32(byte)))"
     case .unterminatedString:

@@ -4,8 +4,11 @@
 ///       x + y
 ///           ^
 ///
-/// The first line is `FILE:LINE:COLUMN: severity: message`; then the source line, verbatim,
-/// and a caret under the column, with `~` under the rest of the range on that line.
+/// The first line is `FILE:LINE:COLUMN: severity: message`; then the source line and a caret
+/// under the column, with `~` under the rest of the range on that line. As clang does, the
+/// line shows a control character as `<U+0001>` and a byte that is not UTF-8 as `<FF>`, so
+/// that printing it cannot garble the terminal, and a line too long to read is cut to the
+/// part around the caret (`SourceLineDisplay`).
 public struct DiagnosticRenderer: Sendable {
   /// Whether to use ANSI colours (decided by the caller: terminal, `NO_COLOR`, `--color`).
   public var useColor: Bool
@@ -57,28 +60,11 @@ public struct DiagnosticRenderer: Sendable {
   /// The source line containing the range's start and the caret line under it.
   private func snippet(file: SourceFile, range: SourceRange) -> String {
     let location = file.location(of: range.start)
-    let line = file.lineText(location.line)
-    let caretColumn = location.column - 1
-    // Underline to the end of the range, but not past the end of this line.
-    let underlineEnd = min(caretColumn + range.length, line.count)
-
-    // Keep tabs so the caret lines up however the terminal expands them; a UTF-8 character
-    // takes one place on screen, so its continuation bytes are skipped.
-    var marker = ""
-    for byte in line.prefix(caretColumn) where !Self.isContinuation(byte) {
-      marker += byte == UInt8(ascii: "\t") ? "\t" : " "
-    }
-    marker += String(repeating: " ", count: max(0, caretColumn - line.count)) + "^"
-    if caretColumn + 1 < underlineEnd {
-      for byte in line.dropFirst(caretColumn + 1).prefix(underlineEnd - caretColumn - 1)
-      where !Self.isContinuation(byte) {
-        marker += "~"
-      }
-    }
-    return String(decoding: line, as: UTF8.self) + "\n" + style(.caret, marker) + "\n"
+    let line = SourceLineDisplay(file.lineText(location.line))
+    let caret = location.column - 1
+    let (text, marker) = line.window(caret: caret, end: max(caret + 1, caret + range.length))
+    return text + "\n" + style(.caret, marker) + "\n"
   }
-
-  private static func isContinuation(_ byte: UInt8) -> Bool { byte & 0b1100_0000 == 0b1000_0000 }
 
   private func style(_ style: Style, _ text: String) -> String {
     guard useColor, !text.isEmpty else { return text }

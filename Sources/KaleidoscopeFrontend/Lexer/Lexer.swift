@@ -83,8 +83,12 @@ public struct Lexer {
       position += 1
       kind = .operatorChar
     case 0:
-      position += 1
-      (kind, error) = (.invalid, .nulCharacter)
+      // A NUL byte means the file is not text (an executable, an image): the rest is not
+      // lexed, where a binary file would bring an error for nearly every byte.
+      position = bytes.count
+      return Token(
+        kind: .invalid, range: SourceRange(start: start, end: start + 1), isAtStartOfLine: atLineStart,
+        error: .nulCharacter)
     case 0x01..<0x20, 0x7F:
       position += 1
       (kind, error) = (.invalid, .controlCharacter(byte))

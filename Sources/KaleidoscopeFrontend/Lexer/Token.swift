@@ -54,6 +54,7 @@ public enum LexError: Sendable, Equatable {
   case nonASCIICharacter(UInt32)
   /// A byte that does not start a valid UTF-8 sequence.
   case invalidUTF8(UInt8)
+  /// A NUL byte, which ends the input: the file is not text.
   case nulCharacter
   /// A control character other than space, tab, CR and LF.
   case controlCharacter(UInt8)
