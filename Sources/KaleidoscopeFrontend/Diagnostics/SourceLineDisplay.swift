@@ -77,7 +77,8 @@ struct SourceLineDisplay {
     }
     var text = first > 0 ? "..." : ""
     var marker = first > 0 ? "   " : ""
-    for (index, piece) in pieces[first..<last].enumerated().map({ ($0.offset + first, $0.element) }) {
+    for index in first..<last {
+      let piece = pieces[index]
       text += piece.text
       if index < caretPiece {
         marker += piece.text == "\t" ? "\t" : String(repeating: " ", count: piece.width)
