@@ -286,11 +286,11 @@ public enum DiagnosticMessage: Sendable, Equatable {
     "\(n) \(noun)\(n == 1 ? "" : "s")"
   }
 
-  private static func codePoint(_ scalar: UInt32) -> String {
+  static func codePoint(_ scalar: UInt32) -> String {
     "U+" + hex(scalar, digits: 4)
   }
 
-  private static func hex<T: BinaryInteger>(_ value: T, digits: Int) -> String {
+  static func hex<T: BinaryInteger>(_ value: T, digits: Int) -> String {
     let text = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, digits - text.count)) + text
   }

@@ -22,8 +22,6 @@ struct SourceLineDisplay {
   }
 
   private let pieces: [Piece]
-  /// The line's length in bytes.
-  private let count: Int
 
   /// The most places a line may take before it is cut to the part around the caret.
   static let widest = 160
@@ -40,12 +38,12 @@ struct SourceLineDisplay {
       case .valid(let encoded):
         let scalar = Unicode.UTF8.decode(encoded)
         let unprintable = (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
-        let text = unprintable ? "<U+" + Self.hex(scalar.value, digits: 4) + ">" : String(Character(scalar))
+        let text = unprintable ? "<" + DiagnosticMessage.codePoint(scalar.value) + ">" : String(Character(scalar))
         pieces.append(Piece(start: offset, bytes: encoded.count, text: text))
         offset += encoded.count
       case .error(let length):
         for byte in line.dropFirst(offset).prefix(length) {
-          pieces.append(Piece(start: offset, bytes: 1, text: "<" + Self.hex(UInt32(byte), digits: 2) + ">"))
+          pieces.append(Piece(start: offset, bytes: 1, text: "<" + DiagnosticMessage.hex(byte, digits: 2) + ">"))
           offset += 1
         }
       case .emptyInput:
@@ -53,7 +51,6 @@ struct SourceLineDisplay {
       }
     }
     self.pieces = pieces
-    count = line.count
   }
 
   /// The line as shown, and the marker line under it: `^` under the character at byte
@@ -88,12 +85,10 @@ struct SourceLineDisplay {
         marker += String(repeating: "~", count: piece.width)
       }
     }
-    if caretPiece == pieces.count { marker += String(repeating: " ", count: max(0, caret - count)) + "^" }
+    if caretPiece == pieces.count {
+      let length = pieces.last.map { $0.start + $0.bytes } ?? 0
+      marker += String(repeating: " ", count: max(0, caret - length)) + "^"
+    }
     return (text + (last < pieces.count ? "..." : ""), marker)
-  }
-
-  private static func hex(_ value: UInt32, digits: Int) -> String {
-    let text = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, digits - text.count)) + text
   }
 }
