@@ -1,4 +1,5 @@
 import KaleidoscopeFrontend
+import TestSupport
 import Testing
 
 @testable import KaleidoscopeBackend
@@ -26,28 +27,24 @@ struct CallGraphTests {
     return (CallGraph(checked.program), checked.program)
   }
 
-  static func id(_ name: String, in program: CheckedProgram) -> FunctionID {
-    program.functions.ids.first { program.functions[$0].spelling == name }!
-  }
-
   @Test(arguments: [
     ("leaf", false), ("looping", true), ("even", true), ("odd", true), ("selfish", true), ("caller", false),
     ("usesExtern", false), ("sin", false),
   ])
   func longRunning(function: String, expected: Bool) throws {
     let (graph, program) = try Self.graph()
-    #expect(graph.longRunning[Int(Self.id(function, in: program).index)] == expected)
+    #expect(graph.longRunning[Int(program.function(named: function)!.index)] == expected)
   }
 
   @Test func aClosureHoldsEveryDefinedCalleeButTheExcludedOnes() throws {
     let (graph, program) = try Self.graph()
     let names = { (ids: [FunctionID]) in Set(ids.map { program.functions[$0].spelling }) }
-    let caller = Self.id("caller", in: program)
+    let caller = program.function(named: "caller")!
     #expect(names(graph.closure(of: [caller]) { _ in false }) == ["caller", "leaf", "looping", "even", "odd"])
-    let leaf = Self.id("leaf", in: program)
+    let leaf = program.function(named: "leaf")!
     #expect(names(graph.closure(of: [caller]) { $0 == leaf }) == ["caller", "looping", "even", "odd"])
     // An extern is never part of a module: it is called where the process has it.
-    #expect(names(graph.closure(of: [Self.id("usesExtern", in: program)]) { _ in false }) == ["usesExtern"])
+    #expect(names(graph.closure(of: [program.function(named: "usesExtern")!]) { _ in false }) == ["usesExtern"])
   }
 
   /// A loop's module needs what the loop calls, not what the rest of its body does: in
@@ -64,7 +61,7 @@ struct CallGraphTests {
     let checked = Frontend.check(SourceFile(name: "loop.ks", text: source))
     try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
     let program = checked.program
-    let body = try #require(program.bodies.first { $0.function == Self.id("f", in: program) })
+    let body = try #require(program.body(ofFunction: "f"))
     let names = { (ids: [FunctionID]) in Set(ids.map { program.functions[$0].spelling }) }
     let graph = CallGraph(program)
     #expect(names(graph.callees(under: body.loops[0])) == ["leaf"])
@@ -105,7 +102,7 @@ struct CallGraphTests {
     let checked = Frontend.check(SourceFile(name: "size.ks", text: "def small(x) x\ndef big(x) \(body)\n"))
     try #require(!checked.diagnostics.hasErrors)
     let graph = CallGraph(checked.program)
-    #expect(graph.isSmall[Int(Self.id("small", in: checked.program).index)])
-    #expect(!graph.isSmall[Int(Self.id("big", in: checked.program).index)])
+    #expect(graph.isSmall[Int(checked.program.function(named: "small")!.index)])
+    #expect(!graph.isSmall[Int(checked.program.function(named: "big")!.index)])
   }
 }

@@ -24,8 +24,7 @@ struct CompiledLoopCallTests {
     let result = Pipeline.check(SourceFile(name: "test.ks", text: nest))
     try #require(!result.diagnostics.hasErrors)
     let program = result.program
-    let bodyIndex = try #require(
-      program.bodies.firstIndex { $0.function.map { program.functions[$0].spelling } == "fill" })
+    let bodyIndex = try #require(program.bodyIndex(ofFunction: "fill"))
     let body = program.bodies[bodyIndex]
     let (outer, inner) = (try #require(body.loops.first), try #require(body.loops.last))
     guard case .loop(let innerIndex) = program.tree[inner] else { preconditionFailure("a loop") }

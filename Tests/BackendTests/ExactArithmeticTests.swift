@@ -84,8 +84,8 @@ struct ExactArithmeticTests {
   func parameters(source: String, bits: String) throws {
     let program = try Self.check("var k = 12, x[4]\n" + source)
     let facts = WholeIndexAnalysis.globalFacts(of: program, forSemantics: .current)
-    let function = try #require(program.functions.symbols.firstIndex { $0.spelling == "p" })
-    let known = facts.parameters[function].map { $0.map(String.init) ?? "-" }
+    let function = try #require(program.function(named: "p"))
+    let known = facts.parameters[Int(function.index)].map { $0.map(String.init) ?? "-" }
     #expect(known.joined(separator: " ") == bits)
   }
 
@@ -121,7 +121,7 @@ struct ExactArithmeticTests {
   /// The program with `def f(i, j) expression`, and the expression's node.
   static func function(_ expression: String) throws -> (CheckedProgram, ExprID) {
     let program = try check("var g = 9007199254740992, x[4]\ndef h(v) v\ndef f(i, j) " + expression)
-    let body = try #require(program.bodies.first { $0.function.map { program.functions[$0].spelling } == "f" })
+    let body = try #require(program.body(ofFunction: "f"))
     return (program, body.body)
   }
 

@@ -18,7 +18,7 @@ struct LoopContinuationTests {
     let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
     try #require(!result.diagnostics.hasErrors)
     let program = result.program
-    let body = try #require(program.bodies.first { $0.function.map { program.functions[$0].spelling } == "fill" })
+    let body = try #require(program.body(ofFunction: "fill"))
     let inner = try #require(outermost ? body.loops.first : body.loops.last)
     return try LargeStack.run { () throws -> String in
       let module = Module(name: "tier", context: Context())

@@ -1,4 +1,5 @@
 import KaleidoscopeFrontend
+import TestSupport
 import Testing
 
 @testable import KaleidoscopeBackend
@@ -12,7 +13,7 @@ struct LoopCostsTests {
     let checked = Frontend.check(SourceFile(name: "costs.ks", text: "def binary : 1 (x y) y\nvar g = 0\n" + source))
     try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
     let program = checked.program
-    let body = try #require(program.bodies.first { $0.function.map { program.functions[$0].spelling } == "f" })
+    let body = try #require(program.body(ofFunction: "f"))
     let loop = try #require(body.loops.first)
     guard case .loop(let index) = program.tree[loop] else { preconditionFailure("a loop") }
     let policy = TierPolicy(hotIterations: hotIterations)

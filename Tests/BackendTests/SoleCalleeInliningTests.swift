@@ -57,9 +57,8 @@ struct SoleCalleeInliningTests {
     let result = Pipeline.check(SourceFile(name: "test.ks", text: source))
     try #require(!result.diagnostics.hasErrors)
     let program = result.program
-    let named = { (name: String) in program.bodies.first { $0.function.map { program.functions[$0].spelling } == name } }
-    let copies = try ["step", "twice"].map { try #require(named($0)) }
-    let fill = try #require(named("fill"))
+    let copies = try ["step", "twice"].map { try #require(program.body(ofFunction: $0)) }
+    let fill = try #require(program.body(ofFunction: "fill"))
     let loop = try #require(fill.loops.first)
     let ir = try LargeStack.run { () throws -> String in
       let module = Module(name: "tier", context: Context())

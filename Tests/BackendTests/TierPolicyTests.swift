@@ -1,5 +1,6 @@
 import KaleidoscopeFrontend
 import KaleidoscopeInterpreter
+import TestSupport
 import Testing
 
 @testable import KaleidoscopeBackend
@@ -42,8 +43,8 @@ struct TierPolicyTests {
 
   /// `driver`'s `work` and `drive`, and the call of `work` in `drive`'s loop.
   static func driverCall(in program: CheckedProgram) throws -> (work: FunctionID, drive: FunctionID, site: CallSite) {
-    let work = try #require(program.functions.ids.first { program.functions[$0].spelling == "work" })
-    let drive = try #require(program.functions.ids.first { program.functions[$0].spelling == "drive" })
+    let work = try #require(program.function(named: "work"))
+    let drive = try #require(program.function(named: "drive"))
     let body = try #require(program.bodies.firstIndex { $0.function == drive })
     let call = try #require(
       (0..<Int32(program.tree.exprCount)).map(ExprID.init(index:)).first { id in
@@ -108,8 +109,8 @@ struct TierPolicyTests {
   @Test func aCalleeGetsAnEntryWhenTheInterpreterCallsItOften() throws {
     let (program, tiers) = try Self.tiers(of: Self.largeDriver, hotCalls: 1)
     defer { tiers.finish() }
-    let outside = try #require(program.functions.ids.first { program.functions[$0].spelling == "outside" })
-    let work = try #require(program.functions.ids.first { program.functions[$0].spelling == "work" })
+    let outside = try #require(program.function(named: "outside"))
+    let work = try #require(program.function(named: "work"))
     tiers.called(outside, times: 1, at: nil)
     #expect(tiers.entries[Int(work.index)] == nil)
     tiers.called(work, times: 1, at: nil)
@@ -290,7 +291,7 @@ struct TierPolicyTests {
     let source = "def binary : 1 (x y) y\nvar g = 0\n\(LoopCostsTests.helper)def f(n) for i = 0, i < n in g = g + \(added)\n0\n"
     let (program, tiers) = try Self.tiers(of: source, hotCalls: 1000, hotIterations: 4096)
     defer { tiers.finish() }
-    let body = try #require(program.bodies.firstIndex { $0.function.map { program.functions[$0].spelling } == "f" })
+    let body = try #require(program.bodyIndex(ofFunction: "f"))
     let loop = try #require(program.bodies[body].loops.first)
     #expect(tiers.loop(loop, of: body, iterations: 0) == nil)
     #expect((tiers.loop(loop, of: body, iterations: 1024) != nil) == costly)
@@ -311,11 +312,11 @@ struct TierPolicyTests {
       """
     let (program, tiers) = try Self.tiers(of: source, hotCalls: 1)
     defer { tiers.finish() }
-    let fact = try #require(program.functions.ids.first { program.functions[$0].spelling == "fact" })
+    let fact = try #require(program.function(named: "fact"))
     tiers.called(fact, times: 1, at: nil)
     #expect(tiers.statistics.figures.functions == 1)
     #expect(tiers.statistics.figures.copies == 1)
-    let body = try #require(program.bodies.firstIndex { $0.function.map { program.functions[$0].spelling } == "drive" })
+    let body = try #require(program.bodyIndex(ofFunction: "drive"))
     let loop = try #require(program.bodies[body].loops.first)
     #expect(tiers.loop(loop, of: body, iterations: 8) != nil)
     #expect(tiers.statistics.figures.loops == 1)
@@ -333,7 +334,7 @@ struct TierPolicyTests {
   func aLoopOfShortRunsInAFunctionWaitsForTheFunction(functionRequested: Bool) throws {
     let (program, tiers) = try Self.tiers(of: Self.source, hotCalls: 1)
     defer { tiers.finish() }
-    let function = try #require(program.functions.ids.first { program.functions[$0].spelling == "f" })
+    let function = try #require(program.function(named: "f"))
     let body = try #require(program.bodies.firstIndex { $0.function == function })
     let loop = try #require(program.bodies[body].loops.first)
     if functionRequested {

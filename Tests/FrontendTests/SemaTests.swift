@@ -165,7 +165,7 @@ struct SemaTests {
   @Test func resolutionsAndCallees() throws {
     let result = analyze(SourceFile(name: "t", text: "def g(x) x\ndef f(a) var b = a in g(b) + g(a)\nf(1)"))
     let program = result.program
-    let f = try #require(program.bodies.first { program.functions[$0.function ?? FunctionID(index: -1)].spelling == "f" })
+    let f = try #require(program.body(ofFunction: "f"))
     #expect(f.locals.map { program.tree.text($0.name) } == ["a", "b"])
     #expect(f.callees.map { program.functions[$0].spelling } == ["g"])
     #expect(program.entryBodies.count == 1)
