@@ -19,7 +19,7 @@ Gold gathers the listed sections, in this order, after the unlisted ones of the 
 section; names it does not find are ignored, so a stale file costs speed, never correctness.
 
 Usage: build-support/generate-section-order.py   (from anywhere; needs valgrind; takes about
-two minutes)
+five minutes)
 """
 import os
 import re
@@ -34,8 +34,9 @@ PROGRAMS = os.path.join(ROOT, "Tests/EndToEndTests/Programs")
 
 def workloads():
     """What users run: every end-to-end program that runs to completion (with the options its
-    `# RUN:` line gives), the examples, the benchmarks' programs, and `check`. A program that
-    ends in a runtime fault is left out: under valgrind the fault is valgrind's.
+    `# RUN:` line gives), the examples, the benchmarks' programs, and `check` (the views
+    are `view_workloads`). A program that ends in a runtime fault is left out: under
+    valgrind the fault is valgrind's.
 
     The benchmarks' programs are here because they are the commonest shapes of real programs
     that the tests lack: a long loop accumulating into a variable goes through loop unrolling,
@@ -53,6 +54,23 @@ def workloads():
                  "benchmarks/twins/loop.ks", "benchmarks/twins/one.ks"):
         result.append(["run", os.path.join(ROOT, path)])
     result.append(["check", os.path.join(ROOT, "examples/mandelbrot.ks")])
+    return result
+
+
+def view_workloads():
+    """The playground's panes of the examples, each a new process that compiles one example
+    cold: IR and assembly at -O0 with debug information (as `build` writes them, the code of
+    the sandboxed views, which valgrind cannot run under their seccomp filter), the
+    control-flow graphs, the tokens and the tree. Ordered after everything `run` executes,
+    so that a run's pages stay as they were and the views' own code lies together."""
+    examples = [os.path.join(ROOT, "examples", name) for name in ("fib.ks", "mandelbrot.ks")]
+    algorithms = os.path.join(ROOT, "examples/algorithms")
+    examples += sorted(os.path.join(algorithms, name) for name in os.listdir(algorithms) if name.endswith(".ks"))
+    result = []
+    for path in examples:
+        for emit in ("asm", "llvm-ir"):
+            result.append(["build", "--emit", emit, "-O0", "-g", "-o", "/dev/null", path])
+        result += [["cfg", path], ["tokens", path], ["ast", path]]
     return result
 
 
@@ -107,21 +125,25 @@ def main():
     # Valgrind cannot read the tool's DWARF 5; the symbol table is all it needs.
     binary = os.path.join(work, "kaleidoscope")
     subprocess.run(["objcopy", "--strip-debug", os.path.join(ROOT, ".build/release/kaleidoscope"), binary], check=True)
-    # How many workloads run each function.
-    runs = {}
-    for index, arguments in enumerate(workloads()):
+    # How many workloads run each function, and how many views.
+    runs, views = {}, {}
+    profiled = [(arguments, runs) for arguments in workloads()]
+    profiled += [(arguments, views) for arguments in view_workloads()]
+    for index, (arguments, counts) in enumerate(profiled):
         profile = os.path.join(work, f"callgrind.{index}")
         print("profiling:", " ".join(arguments), file=sys.stderr)
         subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", "--compress-pos=no",
                         f"--callgrind-out-file={profile}", binary] + arguments,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         for name in executed_functions(profile, binary):
-            runs[name] = runs.get(name, 0) + 1
+            counts[name] = counts.get(name, 0) + 1
     # The code every workload runs first, then what fewer and fewer of them run: a process
     # faults the block in 64 KB at a time, so one that runs only the common code touches only
-    # the front of the block. Within a count, by name, so that a regenerated file diffs well.
-    # Code without a symbol shows as its address, which names no section.
-    ordered = sorted((name for name in runs if not name.startswith("0x")), key=lambda name: (-runs[name], name))
+    # the front of the block. The views' code only they run comes after, in the same way.
+    # Within a count, by name, so that a regenerated file diffs well. Code without a symbol
+    # shows as its address, which names no section.
+    named = (name for name in set(runs) | set(views) if not name.startswith("0x"))
+    ordered = sorted(named, key=lambda name: (-runs.get(name, 0), -views.get(name, 0), name))
     sections, listed = list(ALWAYS), set()
     for name in ordered:
         for variant in sorted(section_names(name)):
