@@ -242,7 +242,7 @@ extension Interpreter {
   }
 
   public func setGlobal(_ name: String, to value: Double) -> Bool {
-    guard let id = program.globals.ids.first(where: { program.globals[$0].spelling == name }),
+    guard let id = program.global(named: name),
       !isArrayGlobal[Int(id.index)]
     else { return false }
     globals[number: id] = value

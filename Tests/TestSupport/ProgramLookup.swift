@@ -1,13 +1,8 @@
 import KaleidoscopeFrontend
 
-/// A checked program's functions and their definitions found by name, as tests name them,
-/// through the front end's own tables (`NameTable.lookup`, `FunctionTable.lookup`).
+/// A checked program's definitions found by the name of their function, as tests name them
+/// (`CheckedProgram.function(named:)`).
 extension CheckedProgram {
-  /// The function spelled `name`, or nil if the program has none.
-  public func function(named name: String) -> FunctionID? {
-    tree.names.lookup(name).flatMap(functions.lookup)
-  }
-
   /// The index in `bodies` of the definition of the function spelled `name`.
   public func bodyIndex(ofFunction name: String) -> Int? {
     guard let function = function(named: name) else { return nil }

@@ -82,6 +82,16 @@ public struct CheckedProgram: Sendable {
 
   public var file: SourceFile { tree.file }
 
+  /// The function spelled `name` (an operator's spelling is `binary+`, `unary!`), if any.
+  public func function(named name: String) -> FunctionID? {
+    tree.names.lookup(name).flatMap(functions.lookup)
+  }
+
+  /// The global spelled `name`, if any.
+  public func global(named name: String) -> GlobalID? {
+    tree.names.lookup(name).flatMap(globals.lookup)
+  }
+
   /// What the name of a `.variable`, `.element`, `.storeElement` or `.length` node refers to
   /// (for an assignment, ask about its target).
   @inlinable

@@ -79,7 +79,7 @@ extension LanguageServer {
     guard let analysis = analysis(request.textDocument.uri) else { return JSON.null }
     let offset = analysis.document.offset(of: request.position)
     guard let (name, argument) = Self.enclosingCall(Lexer.tokenize(analysis.file), before: offset, in: analysis.document.bytes),
-      let nameID = analysis.tree.names.lookup(name), let id = analysis.program.functions.lookup(nameID)
+      let id = analysis.program.function(named: name)
     else { return JSON.null }
     let function = analysis.program.functions[id]
     guard function.prototype.kind == .function else { return JSON.null }

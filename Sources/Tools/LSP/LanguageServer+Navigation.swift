@@ -111,10 +111,10 @@ struct Renaming {
     let program = analysis.program
     let tree = analysis.tree
     let refuse = { (message: String) in ResponseError(code: ErrorCode.requestFailed, message: message) }
-    if program.functions.symbols.contains(where: { $0.spelling == newName }) {
+    if program.function(named: newName) != nil {
       throw refuse("a function named '\(newName)' already exists")
     }
-    if program.globals.symbols.contains(where: { $0.spelling == newName }) {
+    if program.global(named: newName) != nil {
       throw refuse("a global named '\(newName)' already exists")
     }
     let bodiesWithLocal = program.bodies.filter { $0.locals.contains { tree.text($0.name) == newName } }
