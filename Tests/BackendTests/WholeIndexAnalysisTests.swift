@@ -10,6 +10,8 @@ import Testing
 /// conversion), `±` whole (signed), `?` nothing (the full check stays).
 @Suite("Whole indices")
 struct WholeIndexAnalysisTests {
+  /// A function of the program, the bits of the parameters passed whole, and what each access
+  /// proves.
   struct Case: Sendable, CustomTestStringConvertible {
     let testDescription: String
     let function: String

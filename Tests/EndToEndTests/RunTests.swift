@@ -7,6 +7,7 @@ import Testing
 /// present, is its standard input.
 @Suite("Programs")
 struct RunTests {
+  /// One program of `Programs/`, with what its first lines ask for.
   struct Program: CustomTestStringConvertible {
     let name: String
     var testDescription: String { name }

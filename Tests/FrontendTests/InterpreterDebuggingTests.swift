@@ -81,6 +81,7 @@ struct InterpreterDebuggingTests {
   }
 
   @Test func valuesCanBeSetWhileStopped() throws {
+    /// Sets a local and a global at the first step inside `f`.
     final class Setter: DebugObserver {
       func reached(_ event: DebugEvent, at node: ExprID, in interpreter: Interpreter) throws(InterpreterError) {
         guard case .step = event, let frame = interpreter.debugStack.last, frame.name == "f" else { return }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import KaleidoscopeFrontend
 
+/// The lexer's tokens, their positions and its errors, from text.
 @Suite("Lexer")
 struct LexerTests {
   private func kinds(_ text: String) -> [TokenKind] {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import KaleidoscopeFrontend
 
+/// The parser's trees and its diagnostics, and how it recovers from errors.
 @Suite("Parser")
 struct ParserTests {
   private func parse(_ text: String) -> ParseResult {

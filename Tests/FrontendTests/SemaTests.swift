@@ -3,6 +3,7 @@ import Testing
 
 @testable import KaleidoscopeFrontend
 
+/// The checker's diagnostics: names, kinds of values, arities, operators.
 @Suite("Semantic analysis")
 struct SemaTests {
   @Test(

@@ -24,6 +24,7 @@ enum HTTPClient {
     }
   }
 
+  /// A request that got no well-formed reply.
   struct Failure: Error, CustomStringConvertible {
     var description: String
   }

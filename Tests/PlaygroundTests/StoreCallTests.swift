@@ -13,6 +13,7 @@ struct StoreCallTests {
 
   /// A flag that, once open, stays open; tasks can wait for it.
   final class Gate: Sendable {
+    /// Whether the gate is open, and who waits for it.
     private struct State {
       var open = false
       var waiting: [CheckedContinuation<Void, Never>] = []

@@ -85,6 +85,7 @@ extension PassLog {
 
   /// A section of the log.
   private struct Dump {
+    /// What the section is: the log's start, or a pass's report on a unit, changed or not.
     enum Kind {
       case start
       case unchanged(pass: String, unit: String)

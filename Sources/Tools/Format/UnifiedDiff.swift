@@ -96,7 +96,9 @@ public enum UnifiedDiff {
     return lines
   }
 
+  /// One line of the edit script: kept, deleted or inserted.
   private struct Edit {
+    /// Whether the line is in both texts, only the old one or only the new one.
     enum Kind { case same, deleted, inserted }
     var kind: Kind
     /// The line in the old text (for `.same` and `.deleted`), or where the insertion is.

@@ -32,6 +32,8 @@ struct ResponseError: Error {
 /// is checked once.
 public final class LanguageServer {
   private let sink: MessageSink
+  /// Where the server is in the protocol's lifetime: before `initialize`, serving, after
+  /// `shutdown`.
   private enum State { case starting, running, shuttingDown }
   private var state = State.starting
   /// Set by `exit`: 0 after `shutdown`, 1 without.

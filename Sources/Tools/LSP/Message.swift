@@ -36,6 +36,8 @@ public struct IncomingMessage: Sendable {
     case id, method, result, error, params
   }
 
+  /// What every incoming message is read for first: its id, its method, and whether it answers one
+  /// of ours.
   private struct Envelope: Decodable {
     var id: JSON?
     var method: String?
@@ -50,6 +52,7 @@ public struct IncomingMessage: Sendable {
     }
   }
 
+  /// A message read again for its `params`, once the method says their type.
   private struct ParamsEnvelope<Params: Decodable>: Decodable {
     var params: Params
   }
@@ -69,6 +72,7 @@ public enum OutgoingMessage {
     return (try? Array(encoder.encode(Envelope(message: self)))) ?? Array("{}".utf8)
   }
 
+  /// The JSON-RPC object around an outgoing message.
   private struct Envelope: Encodable {
     let message: OutgoingMessage
 
@@ -76,6 +80,7 @@ public enum OutgoingMessage {
       case jsonrpc, id, result, error, method, params
     }
 
+    /// A response's `error` member.
     private struct ErrorObject: Encodable {
       var code: Int
       var message: String

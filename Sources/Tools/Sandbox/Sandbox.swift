@@ -275,6 +275,7 @@ private final class CappedReader: @unchecked Sendable {
 /// Threads for blocking work: Dispatch's global queues add a thread for a blocked one only
 /// after a delay, which every run would wait for.
 private enum Thread {
+  /// The closure a thread runs, boxed to pass through `pthread_create`'s pointer.
   final class Body {
     let run: () -> Void
     init(_ run: @escaping () -> Void) { self.run = run }

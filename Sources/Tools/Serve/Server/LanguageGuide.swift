@@ -3,6 +3,8 @@ import KaleidoscopeFrontend
 /// `GET /api/language`: what the page shows on hovering a keyword, an operator or a tree
 /// node, from the front end's own documentation (the language server says the same).
 struct LanguageGuide: Encodable, Sendable {
+  /// What the page shows for one keyword, operator or node: a summary and the tutorial chapter that
+  /// explains it.
   struct Entry: Encodable, Sendable {
     var summary: String
     var chapter: Int

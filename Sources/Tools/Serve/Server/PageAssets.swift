@@ -6,6 +6,7 @@ import NIOCore
 
 /// The page's files, embedded in the program by CPlaygroundPage.
 enum PageAssets {
+  /// One embedded file: its content type and its bytes, which live as long as the program.
   struct Asset {
     var contentType: String
     var bytes: UnsafeRawBufferPointer

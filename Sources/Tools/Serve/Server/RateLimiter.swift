@@ -8,6 +8,7 @@ import Synchronization
 /// to as many. Clients are told apart by address; the buckets of clients that have been
 /// quiet long enough to be full again are forgotten, so the table stays small.
 final class RateLimiter: Sendable {
+  /// A client's tokens and when they were last counted (seconds of the monotonic clock).
   private struct Bucket {
     var tokens: Double
     var updated: Double

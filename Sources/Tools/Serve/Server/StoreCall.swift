@@ -55,6 +55,7 @@ enum StoreCall {
 /// one caller waiting for it. Any may come before the caller starts to wait; what comes
 /// after the first is dropped.
 private final class FirstOutcome<T: Sendable>: Sendable {
+  /// What has come so far, and the caller waiting, if it waits yet.
   private struct State {
     var result: Result<T, any Error>?
     var waiting: CheckedContinuation<T, any Error>?
