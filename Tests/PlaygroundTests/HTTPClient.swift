@@ -24,7 +24,7 @@ enum HTTPClient {
     }
   }
 
-  /// A request that got no well-formed reply.
+  /// A request that could not be sent, or got no well-formed reply.
   struct Failure: Error, CustomStringConvertible {
     var description: String
   }
