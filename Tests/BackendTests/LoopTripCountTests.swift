@@ -32,7 +32,7 @@ struct LoopTripCountTests {
     try #require(!checked.diagnostics.hasErrors, "\(checked.diagnostics.all)")
     let program = checked.program
     let loop = try #require(program.bodies.lazy.compactMap(\.loops.first).first)
-    let index = { (name: String) in Int32(program.globals.symbols.firstIndex { $0.spelling == name }!) }
+    let index = { (name: String) in program.global(named: name)!.index }
     var fixed = IRGenerator.FixedGlobals()
     fixed.numbers[index("N")] = 10
     fixed.arrays[index("a")] = 7

@@ -180,8 +180,7 @@ struct TierPolicyTests {
     defer { tiers.finish() }
     #expect(tiers.statistics.figures.modulesAhead == 2)
     for (name, ahead) in [("short", false), ("long", true), ("open", true)] {
-      let function = try #require(program.functions.ids.first { program.functions[$0].spelling == name })
-      let body = try #require(program.bodies.firstIndex { $0.function == function })
+      let body = try #require(program.bodyIndex(ofFunction: name))
       #expect((tiers.loop(program.bodies[body].loops[0], of: body, iterations: 0) != nil) == ahead, "\(name)")
     }
   }
@@ -256,8 +255,7 @@ struct TierPolicyTests {
 
   /// The two loops of the nest in the function `name` of `nests` and its kin, and its body.
   static func nest(of name: String, in program: CheckedProgram) throws -> (outer: ExprID, inner: ExprID, body: Int) {
-    let function = try #require(program.functions.ids.first { program.functions[$0].spelling == name })
-    let body = try #require(program.bodies.firstIndex { $0.function == function })
+    let body = try #require(program.bodyIndex(ofFunction: name))
     let nest = program.bodies[body].loops
     let outer = try #require(nest.first { outer in nest.contains { $0 != outer && program.tree.contains($0, under: outer) } })
     return (outer, try #require(nest.first { $0 != outer }), body)

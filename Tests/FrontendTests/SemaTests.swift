@@ -110,7 +110,7 @@ struct SemaTests {
   /// caller's callees include it (what `run` compiles follows the callees).
   @Test func forwardCallsAreResolvedAndRecorded() throws {
     let program = analyze(SourceFile(name: "t", text: "def f(a) g(a) + !a\ndef g(x) x\ndef unary!(v) v\nf(1)")).program
-    let f = try #require(program.bodies.first { $0.function == program.functions.lookup(program.tree.names.lookup("f")!) })
+    let f = try #require(program.body(ofFunction: "f"))
     #expect(Set(f.callees.map { program.functions[$0].spelling }) == ["g", "unary!"])
     #expect(program.reachableBodies.count == 4)
   }
