@@ -223,6 +223,8 @@ struct WholeIndexAnalysisTests {
     // Zero times a negative number is -0.
     ("def f() var c = 0 * (0 - 1) in c", ""),
     ("def f() var c = -0 in c", ""),
+    // A negated literal other than 0 is not zero at all.
+    ("def f() var c = -1, d = -(1 - 1) in c", "c"),
     // A difference is -0 only from a -0, a sum only of two.
     ("def f() var a = 0 * (0 - 1), c = a - 0, d = 0 - a in c", "d"),
     ("def f() var a = 0 * (0 - 1), s = a + a, t = a + 1 in s", "t"),

@@ -283,8 +283,10 @@ struct WholeIndexAnalysis {
     case .unary(_, let operand):
       let fact = try evaluate(operand)
       guard program.callee(of: id) == nil, let fact else { return nil }
-      // -0 is the negation of 0.
-      return Whole(bits: fact.bits, sign: fact.bits == 0 ? .nonNegative : .any, mayBeNegativeZero: true)
+      // -0 is the negation of 0; a negated literal other than 0 (`-1`) is not zero at all.
+      let nonzeroLiteral = if case .number(let value) = tree[operand] { value != 0 } else { false }
+      return Whole(
+        bits: fact.bits, sign: fact.bits == 0 ? .nonNegative : .any, mayBeNegativeZero: !nonzeroLiteral)
     case .binary:
       return try evaluateBinaryChain(id)
     case .assign(let target, let value):
