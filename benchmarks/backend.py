@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Back-end benchmarks, each reported as a ratio against a baseline measured in the same run:
 
-  runtime   fib(40) and a 2*10^8-iteration loop, `kaleidoscope run` against clang -O2 twins
+  runtime   fib(40), a 2*10^8-iteration loop and the same loop written with `while`,
+            `kaleidoscope run` against clang -O2 twins
   compile   a generated ~2 MB program of 2,000 functions, `kaleidoscope run` against the
             LLVM C++ reference (chapter 7), built by ../shared/peers/build-reference.sh
   start-up  `run` of a one-line file against the reference
@@ -121,12 +122,12 @@ def main():
     print(f"best of {ARGUMENTS.repeat}; whole-process wall time\n")
 
     twins = {}
-    for name in ["fib", "loop", "one"] + DATA:
+    for name in ["fib", "loop", "while", "one"] + DATA:
         twins[name] = os.path.join(work, name + "-c")
         subprocess.run(["clang", "-O2", "-o", twins[name], os.path.join(TWINS, f"{name}.c"), "-lm"], check=True)
 
     if wanted("jit"):
-        for name in ["fib", "loop"]:
+        for name in ["fib", "loop", "while"]:
             ours, c = best_pair([TOOL, "run", os.path.join(TWINS, f"{name}.ks")], [twins[name]])
             report(f"run {name}", ours, c, "clang -O2 C twin")
 
