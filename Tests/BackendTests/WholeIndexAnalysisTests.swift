@@ -235,6 +235,37 @@ struct WholeIndexAnalysisTests {
     ("def f() var x = 3000000000 in x", ""),
   ]
 
+  /// The `var` locals that step by one from whole numbers below 2^53 that are never -0, that
+  /// a loop's test reads and no index does, and that are not integral: the IR generator keeps
+  /// them in integers that stop at ±2^53 as the doubles do.
+  static let steppedCases: [(function: String, stepped: String)] = [
+    ("def f(n) var i = 0 in while i < n in i = i + 1", "i"),
+    ("def f(n) var i = 0, j = n in while (0 < j) * (i < n) in (i = 1 + i) : (j = j - 1)", "i"),
+    ("def f(n) for k = 0, k < n in var i = 0 in while i < k in i = i + 1", "i"),
+    // Bounded by the test, so integral instead.
+    ("def f() var i = 0 in while i < 100 in i = i + 1", ""),
+    // Only added to, or read by an index: no loop's test compares it in integers.
+    ("def f(n) var i = 0, c = 0 in while i < n in (c = c + 1) : (i = i + 1)", "i"),
+    ("def f(n) var p = 1 in while p < n in a[p - 1] : (p = p + 1)", ""),
+    // A step of two rounds past 2^53 to odd multiples of 2, which no stop can follow.
+    ("def f(n) var i = 0 in while i < n in i = i + 2", ""),
+    ("def f(n) var i = 0 in while i < n in i = i + 0.5", ""),
+    ("def f(n) var i = 0 in while i < n in i = 1 - i", ""),
+    // Restarted at whole numbers: below 2^53 and never -0, as literals other than 0 are.
+    ("def f(n) var i = -9007199254740991 in while i < n in (i = i - 1) : (i = 9007199254740991) : (i = i + 1)", "i"),
+    ("def f(n) var i = 9007199254740992 in while i < n in i = i + 1", ""),
+    ("def f(n) var i = -0 in while i < n in i = i + 1", ""),
+    ("def f(n) var i = 0 in while i < n in (i = i + 1) : (i = n)", ""),
+    ("def f(n) var i = 0 in while i < n in (i = i + 1) : (i = a[0])", ""),
+    // An operator the program defines is not a step.
+    ("def binary & 5 (x y) x + y\ndef f(n) var i = 0 in while i < n in i = i & 1", ""),
+  ]
+
+  @Test(arguments: steppedCases)
+  func steppedLocals(_ test: (function: String, stepped: String)) throws {
+    #expect(try Self.locals(of: test.function) { $0.steppedLocals } == test.stepped)
+  }
+
   @Test(arguments: smallIntegralCases)
   func smallIntegralLocals(_ test: (function: String, small: String)) throws {
     #expect(try Self.locals(of: test.function) { $0.smallIntegralLocals } == test.small)

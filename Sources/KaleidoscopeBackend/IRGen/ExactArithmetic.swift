@@ -161,6 +161,26 @@ struct ExactArithmetic {
     value(of: id).flatMap { $0.scale == 0 ? $0.bits : nil }
   }
 
+  /// Whether `value`, assigned to `variable`, steps it by one with the built-in operators:
+  /// `x + 1`, `1 + x` or `x - 1`, `x` being `variable` itself.
+  static func isUnitStep(_ value: ExprID, of variable: LocalID, in program: CheckedProgram) -> Bool {
+    let tree = program.tree
+    guard case .binary(let op, let lhs, let rhs) = tree[value], program.callee(of: value) == nil else { return false }
+    func isVariable(_ id: ExprID) -> Bool {
+      if case .variable = tree[id] { return program.variable(of: id) == .local(variable) }
+      return false
+    }
+    func isOne(_ id: ExprID) -> Bool {
+      if case .number(let number) = tree[id] { return number == 1 }
+      return false
+    }
+    switch op {
+    case UInt8(ascii: "+"): return (isVariable(lhs) && isOne(rhs)) || (isOne(lhs) && isVariable(rhs))
+    case UInt8(ascii: "-"): return isVariable(lhs) && isOne(rhs)
+    default: return false
+    }
+  }
+
   /// Whether anything under `root` assigns the local `variable`.
   static func assigns(_ variable: LocalID, under root: ExprID, in program: CheckedProgram) -> Bool {
     program.tree.contains(SyntaxNode(.expr(root))) { node in

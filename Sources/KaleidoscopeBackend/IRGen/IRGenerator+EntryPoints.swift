@@ -103,10 +103,11 @@ extension IRGenerator {
         storeArray(elements: elements, count: LLVMBuildLoad2(b, int64, cell(2 * offset + 1), "")!, into: locals[offset])
       }
     }
-    // The integral locals' integer copies, from the doubles the interpreter holds (whole
-    // below 2^52 where in scope; a local out of scope here is bound again before any use),
-    // in order: the same program must make the same module (`MachineCodeCache`).
-    for index in indices.current.integralLocals.sorted() {
+    // The integral and stepped locals' integer copies, from the doubles the interpreter
+    // holds (whole, at most 2^53 in magnitude, where in scope; a local out of scope here is
+    // bound again before any use), in order: the same program must make the same module
+    // (`MachineCodeCache`).
+    for index in indices.current.integralLocals.union(indices.current.steppedLocals).sorted() {
       let converted = LLVMBuildFPToSI(b, loadNumber(from: locals[Int(index)]), int64, "")!
       LLVMBuildStore(b, LLVMBuildFreeze(b, converted, "")!, integerLocals[Int(index)]!)
     }

@@ -15,7 +15,7 @@ extension IRGenerator {
     case .variable:
       let variable = program.variable(of: id)
       if case .global(let global) = variable, let value = fixedValue(of: global) { return LLVMConstReal(double, value) }
-      if case .local(let local) = variable, let small = smallIntegral(local) { return small }
+      if case .local(let local) = variable, let small = smallIntegral(local) ?? steppedValue(local) { return small }
       return loadNumber(from: storage(of: variable))
     case .unary(_, let operand):
       let value = emit(operand)
@@ -24,6 +24,7 @@ extension IRGenerator {
     case .binary:
       return emitExactly(id) ?? emitBinaryChain(id)
     case .assign(let target, let valueExpr):
+      if let stepped = emitUnitStep(valueExpr, into: program.variable(of: target)) { return stepped }
       let value = emit(valueExpr)
       let variable = program.variable(of: target)
       storeIntegral(value, of: valueExpr, into: variable)

@@ -263,13 +263,15 @@ extension IRGenerator {
     LLVMBuildStore(b, next, shadow)
   }
 
-  /// Keeps the integer copy of an integral local (`IndexFacts.integralLocals`) with the
-  /// double `value` being stored into it (of `expression`; none: 0): computed in integers
-  /// when the expression can be, else converted, which is exact since the value is known
-  /// whole and below 2^52. Before the double is stored, so that the expression's integers
-  /// read the old values its double did.
+  /// Keeps the integer copy of an integral local (`IndexFacts.integralLocals`), or of a
+  /// stepped one (`steppedLocals`) given anything but a step, with the double `value` being
+  /// stored into it (of `expression`; none: 0): computed in integers when the expression can
+  /// be, else converted, which is exact since the value is known whole and below 2^53.
+  /// Before the double is stored, so that the expression's integers read the old values its
+  /// double did.
   func storeIntegral(_ value: LLVMValueRef, of expression: ExprID?, into variable: VariableReference) {
-    guard case .local(let local) = variable, indices.current.integralLocals.contains(local.index),
+    guard case .local(let local) = variable,
+      indices.current.integralLocals.contains(local.index) || indices.current.steppedLocals.contains(local.index),
       let copy = integerLocals[Int(local.index)]
     else { return }
     let b = builder.reference

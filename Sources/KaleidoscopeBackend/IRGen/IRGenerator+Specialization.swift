@@ -64,7 +64,10 @@ extension IndexFacts {
 extension IRGenerator {
   /// The facts of `body` emitted knowing `wholeParameters`, analysed on first need.
   func indexFacts(of body: CheckedBody, wholeParameters: UInt64 = 0) -> IndexFacts {
-    guard indices.hasArrays else { return IndexFacts() }
+    // Without arrays, only number `var`s have anything to prove (`integralLocals`).
+    guard indices.hasArrays || body.locals.contains(where: { $0.kind == .variable && $0.valueKind == .number }) else {
+      return IndexFacts()
+    }
     guard let function = body.function else { return analyze(body, wholeParameters: 0) }
     let key = IndexKnowledge.Copy(function: function, wholeParameters: wholeParameters)
     if let known = indices.facts[key] { return known }

@@ -217,15 +217,18 @@ final class IRGenerator {
     }
     // Unused ones cost nothing: mem2reg drops them.
     let integral = indices.current.integralLocals
+    let stepped = indices.current.steppedLocals
     integerLocals = body.locals.enumerated().map { index, local in
-      local.kind == .loopVariable || integral.contains(Int32(index))
+      local.kind == .loopVariable || integral.contains(Int32(index)) || stepped.contains(Int32(index))
         ? LLVMBuildAlloca(builder.reference, int64, tree.text(local.name) + ".int")! : nil
     }
     activeCounters = [:]
     counterRanges = [:]
-    // An integral local's integer copy is kept with its double by every assignment
-    // (`storeIntegral`), so it is valid wherever the local is in scope.
+    // An integral or stepped local's integer copy is kept with its double by every
+    // assignment (`storeIntegral`, `emitUnitStep`), so it is valid wherever the local is in
+    // scope.
     for index in integral { activeCounters[index] = IRGenerator.exactBits - 1 }
+    for index in stepped { activeCounters[index] = IRGenerator.steppedBits }
   }
 
   /// The symbol of a function compiled for tiered execution.

@@ -23,6 +23,10 @@ struct IndexFacts {
   /// Those of `integralLocals` below 2^31 in magnitude and never -0, which read back
   /// exactly from a 32-bit copy.
   var smallIntegralLocals: Set<Int32> = []
+  /// The number locals that only ever step by one from a whole number below 2^53, never -0,
+  /// and that a loop's test reads (`WholeIndexAnalysis.steppedLocals`), which the IR
+  /// generator keeps in integers too.
+  var steppedLocals: Set<Int32> = []
   /// False when the walk ran out of budget: then nothing is proved, and `storedElements`
   /// does not list every store.
   var isComplete = true
@@ -91,7 +95,7 @@ struct WholeIndexAnalysis {
   /// changed while its value was evaluated.
   private var assignments: [Int]
   /// What each local is given by each assignment, from the final walk of every loop.
-  private var assigned: [[Whole?]]
+  private var assigned: [[Assignment]]
   /// False while a loop is walked towards its fixed point, when the facts are not yet final.
   private var recording = true
   private var steps = 0
@@ -116,6 +120,8 @@ struct WholeIndexAnalysis {
         $0.bits <= 52 && !$0.mayBeNegativeZero
       }
       analysis.result.smallIntegralLocals = analysis.integralLocals(of: body) { $0.bits <= 31 && !$0.mayBeNegativeZero }
+      analysis.result.steppedLocals = Self.steppedLocals(of: body, assigned: analysis.assigned, in: program)
+        .subtracting(analysis.result.integralLocals)
       return analysis.result
     } catch {
       var nothing = IndexFacts()
@@ -222,14 +228,14 @@ struct WholeIndexAnalysis {
     Set(
       body.locals.indices.filter { index in
         body.locals[index].kind == .variable && body.locals[index].valueKind == .number && !assigned[index].isEmpty
-          && assigned[index].allSatisfy { $0.map(holds) ?? false }
+          && assigned[index].allSatisfy { $0.fact.map(holds) ?? false }
       }.map { Int32($0) })
   }
 
-  private mutating func assign(_ local: LocalID, _ fact: Whole?) {
+  private mutating func assign(_ local: LocalID, _ fact: Whole?, byStep: Bool = false) {
     facts[Int(local.index)] = fact
     assignments[Int(local.index)] += 1
-    if recording { assigned[Int(local.index)].append(fact) }
+    if recording { assigned[Int(local.index)].append(Assignment(fact: fact, byStep: byStep)) }
   }
 
   private func local(_ id: ExprID) -> LocalID? {
@@ -291,7 +297,9 @@ struct WholeIndexAnalysis {
       return try evaluateBinaryChain(id)
     case .assign(let target, let value):
       let fact = try evaluate(value)
-      if case .local(let local) = program.variable(of: target) { assign(local, fact) }
+      if case .local(let local) = program.variable(of: target) {
+        assign(local, fact, byStep: ExactArithmetic.isUnitStep(value, of: local, in: program))
+      }
       return fact
     case .call(_, let list):
       try evaluateCall(id, arguments: tree.arguments(list))
