@@ -14,7 +14,9 @@
 ///
 /// Termination by construction: a function calls only functions defined before it (no
 /// recursion), every loop is `for v = start, v < limit, step in ...` or its `while` twin
-/// `var v = start in while v < limit in (body) + (v = v + step)`, with a positive
+/// `var v = start in while v < limit in (body) + (v = v + step)` (whose limit is sometimes
+/// `limit + 0.5`, which no analysis knows whole, so that a count stepped by one is a
+/// stepped local rather than an integral one), with a positive
 /// constant step and a body that cannot assign `v`, and a cost model (evaluation steps,
 /// multiplied by enclosing loops' trip counts) bounds the work of every body.
 public struct ProgramGenerator {
@@ -217,7 +219,8 @@ public struct ProgramGenerator {
     guard chance(1, of: 3) else { return "(for \(variable) = \(start), \(variable) < \(limit)\(step) in \(body))" }
     // The body's value is added and thrown away with the loop's; `while` has no value of its own.
     let increment = "\(variable) = \(variable) + \(step.isEmpty ? "1" : String(step.dropFirst(2)))"
-    return "(var \(variable) = \(start) in (while \(variable) < \(limit) in (\(body)) + (\(increment))))"
+    let bound = chance(1, of: 2) ? "\(limit) + 0.5" : "\(limit)"
+    return "(var \(variable) = \(start) in (while \(variable) < \(bound) in (\(body)) + (\(increment))))"
   }
 
   private mutating func varIn(depth: Int, multiplier: Int) -> String {
