@@ -1,11 +1,11 @@
 import CLLVM
 import KaleidoscopeFrontend
 
-/// Locals that step by one (`IndexFacts.steppedLocals`): a count or a pointer that nothing
-/// bounds, such as `i` in `while i < n in ... i = i + 1`, lives in an `i64` copy, stepped
-/// with an integer addition, and every read of it converts the copy. In doubles such a local
-/// would carry a chain of floating-point additions through the loop and convert back to an
-/// integer at each element it indexes.
+/// Locals that step by one (`IndexFacts.steppedLocals`): a count that nothing bounds and
+/// that a loop's test compares, such as `i` in `while i < n in ... i = i + 1`, lives in an
+/// `i64` copy, stepped with an integer addition, and every read of it converts the copy. In
+/// a double it would carry a chain of floating-point additions through the loop, and its
+/// test would compare doubles.
 ///
 /// The copy computes the very doubles the program does: a stepped local holds whole numbers
 /// from -2^53 to 2^53 and never -0, each exact in a double and in the copy; a double stepped
@@ -13,8 +13,8 @@ import KaleidoscopeFrontend
 /// the copy's step stops there too.
 extension IRGenerator {
   /// The bits of a stepped local's magnitude: at most 2^53, so below 2^54. `ExactArithmetic`
-  /// computes nothing more from it (it keeps every value below 2^53), but it may serve as an
-  /// index or a comparison's operand as it is.
+  /// computes nothing more from it (it keeps every value below 2^53), but a comparison may
+  /// take it as it is.
   static let steppedBits = ExactArithmetic.exactBits + 1
 
   /// Where a double stepped by one stops.
