@@ -37,9 +37,9 @@ extension IRGenerator {
   /// with a compare and an add-with-carry: as a minimum, a conditional move, it lengthened
   /// the chain through the local, and LLVM turns a branch into this form anyway.
   func emitUnitStep(_ value: ExprID, into variable: VariableReference) -> LLVMValueRef? {
-    guard case .local(let local) = variable, case .binary(let op, _, _) = tree[value],
-      ExactArithmetic.isUnitStep(value, of: local, in: program), let copy = integerLocals[Int(local.index)],
-      indices.current.steppedLocals.contains(local.index)
+    guard case .local(let local) = variable, indices.current.steppedLocals.contains(local.index),
+      case .binary(let op, _, _) = tree[value], ExactArithmetic.isUnitStep(value, of: local, in: program),
+      let copy = integerLocals[Int(local.index)]
     else { return nil }
     let b = builder.reference
     let up = op == UInt8(ascii: "+")
