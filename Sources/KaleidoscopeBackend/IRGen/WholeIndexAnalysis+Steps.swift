@@ -18,6 +18,8 @@ extension WholeIndexAnalysis {
   /// `ExactArithmetic` computes nothing, `r - 1` being beyond its bounds), measured slower
   /// in integers (docs/BENCHMARKS.md).
   static func steppedLocals(of body: CheckedBody, assigned: [[Assignment]], in program: CheckedProgram) -> Set<Int32> {
+    // Most bodies step nothing by one: no walk for them.
+    guard assigned.contains(where: { $0.contains { $0.byStep } }) else { return [] }
     let tree = program.tree
     var tested = Set<Int32>()
     var indexing = Set<Int32>()
@@ -37,10 +39,11 @@ extension WholeIndexAnalysis {
       }
       return false
     }
+    let compared = tested.subtracting(indexing)
     return Set(
       body.locals.indices.filter { index in
         body.locals[index].kind == .variable && body.locals[index].valueKind == .number
-          && tested.subtracting(indexing).contains(Int32(index)) && assigned[index].contains { $0.byStep }
+          && compared.contains(Int32(index)) && assigned[index].contains { $0.byStep }
           && assigned[index].allSatisfy { assignment in
             assignment.byStep || assignment.fact.map { $0.bits <= 53 && !$0.mayBeNegativeZero } ?? false
           }
