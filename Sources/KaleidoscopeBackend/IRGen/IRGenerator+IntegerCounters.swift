@@ -60,31 +60,8 @@ extension IRGenerator {
   /// index. A number read only in arithmetic, a weight, gains nothing from being assumed
   /// whole, and a frame where it is not would miss the loop's code for nothing.
   private func localsCountedWith(under root: ExprID) -> Set<LocalID> {
-    var counted = Set<LocalID>()
-    _ = tree.contains(SyntaxNode(.expr(root))) { node in
-      guard case .expr(let id) = node.reference else { return false }
-      let part: ExprID
-      switch tree[id] {
-      case .element(_, let index), .storeElement(_, let index, _):
-        part = index
-      case .loop(let index):
-        switch tree.loop(index) {
-        case .forLoop(let parts): part = parts.end
-        case .whileLoop(let parts): part = parts.condition
-        }
-      case .number, .variable, .unary, .binary, .assign, .call, .ifElse, .varIn, .length, .arrayLiteral, .string,
-        .globalDeclaration, .error:
-        return false
-      }
-      _ = tree.contains(SyntaxNode(.expr(part))) { read in
-        if case .expr(let id) = read.reference, case .variable = tree[id], case .local(let local) = program.variable(of: id) {
-          counted.insert(local)
-        }
-        return false
-      }
-      return false
-    }
-    return counted
+    let (tested, indexing) = WholeIndexAnalysis.localsCompared(under: root, in: program)
+    return Set(tested.union(indexing).map { LocalID(index: $0) })
   }
 
   /// In the entry block of the rest of a running loop: goes on when each of `fixed` (see

@@ -20,10 +20,28 @@ extension WholeIndexAnalysis {
   static func steppedLocals(of body: CheckedBody, assigned: [[Assignment]], in program: CheckedProgram) -> Set<Int32> {
     // Most bodies step nothing by one: no walk for them.
     guard assigned.contains(where: { $0.contains { $0.byStep } }) else { return [] }
+    let (tested, indexing) = localsCompared(under: body.body, in: program)
+    let compared = tested.subtracting(indexing)
+    return Set(
+      body.locals.indices.filter { index in
+        body.locals[index].kind == .variable && body.locals[index].valueKind == .number
+          && compared.contains(Int32(index)) && assigned[index].contains { $0.byStep }
+          && assigned[index].allSatisfy { assignment in
+            assignment.byStep || assignment.fact.map { $0.bits <= 53 && !$0.mayBeNegativeZero } ?? false
+          }
+      }.map { Int32($0) })
+  }
+
+  /// The locals (by `LocalID.index`) read under `root` in a loop's test (a `while` loop's
+  /// condition, a `for` loop's end) and in an element's index: where an integer copy can
+  /// serve a comparison or an index.
+  static func localsCompared(
+    under root: ExprID, in program: CheckedProgram
+  ) -> (inTests: Set<Int32>, inIndices: Set<Int32>) {
     let tree = program.tree
     var tested = Set<Int32>()
     var indexing = Set<Int32>()
-    _ = tree.contains(SyntaxNode(.expr(body.body))) { node in
+    _ = tree.contains(SyntaxNode(.expr(root))) { node in
       guard case .expr(let id) = node.reference else { return false }
       switch tree[id] {
       case .loop(let index):
@@ -39,15 +57,7 @@ extension WholeIndexAnalysis {
       }
       return false
     }
-    let compared = tested.subtracting(indexing)
-    return Set(
-      body.locals.indices.filter { index in
-        body.locals[index].kind == .variable && body.locals[index].valueKind == .number
-          && compared.contains(Int32(index)) && assigned[index].contains { $0.byStep }
-          && assigned[index].allSatisfy { assignment in
-            assignment.byStep || assignment.fact.map { $0.bits <= 53 && !$0.mayBeNegativeZero } ?? false
-          }
-      }.map { Int32($0) })
+    return (tested, indexing)
   }
 
   /// The locals (by `LocalID.index`) read under `root`.
