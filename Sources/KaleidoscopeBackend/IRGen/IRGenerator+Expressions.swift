@@ -15,7 +15,9 @@ extension IRGenerator {
     case .variable:
       let variable = program.variable(of: id)
       if case .global(let global) = variable, let value = fixedValue(of: global) { return LLVMConstReal(double, value) }
-      if case .local(let local) = variable, let small = smallIntegral(local) ?? steppedValue(local) { return small }
+      if case .local(let local) = variable, let small = smallIntegral(local) ?? steppedValue(local) ?? counterValue(local) {
+        return small
+      }
       return loadNumber(from: storage(of: variable))
     case .unary(_, let operand):
       let value = emit(operand)
@@ -257,6 +259,7 @@ extension IRGenerator {
           if let integerStep { self.stepIntegerCounter(local, by: integerStep) }
         }
         activeCounters[local.index] = nil
+        counters.remove(local.index)
       case .legacy:
         // i = start; loop { body; s = step; c = end; i = i + s; if c == 0 { break } }
         let body = block("loop")

@@ -159,6 +159,7 @@ extension IRGenerator {
     LLVMBuildStore(b, start, shadow)
     if !fromStart { assumeAtLeastItsStart(start, loop: loop) }
     activeCounters[variable.index] = bits
+    counters.insert(variable.index)
     if let step = loop.step, case .number(let value) = tree[step] { return Int64(value) }
     return 1
   }
@@ -267,8 +268,8 @@ extension IRGenerator {
   /// as a double: its integer copy, converted from 32 bits. The conversion is exact, and
   /// LLVM knows it, so comparing the local with a whole constant becomes an integer
   /// comparison, and a chain of them a `switch` (an interpreter's dispatch on an opcode read
-  /// from an array). A loop counter read this way made the matrix product slower, so
-  /// counters keep their doubles.
+  /// from an array). A loop counter read this way made the matrix product slower: counters
+  /// are read from 64 bits (`counterValue`).
   func smallIntegral(_ local: LocalID) -> LLVMValueRef? {
     guard indices.current.smallIntegralLocals.contains(local.index), let copy = integerLocals[Int(local.index)] else {
       return nil
@@ -276,6 +277,17 @@ extension IRGenerator {
     let b = builder.reference
     let wide = LLVMBuildLoad2(b, int64, copy, "integral")!
     return LLVMBuildSIToFP(b, LLVMBuildTrunc(b, wide, int32, "")!, double, "")!
+  }
+
+  /// A `for` counter with an integer copy read as a double: the copy, converted (exactly: a
+  /// counter is whole, below 2^53 and never -0), as C compilers read an `int` counter as a
+  /// `double`. The counter's own double then carries no chain of additions through the
+  /// loop, which LLVM can neither take apart nor vectorize: `s = s + i * 0.5` waited on `i`'s
+  /// addition as well as on `s`'s.
+  func counterValue(_ local: LocalID) -> LLVMValueRef? {
+    guard counters.contains(local.index), let copy = integerLocals[Int(local.index)] else { return nil }
+    let b = builder.reference
+    return LLVMBuildSIToFP(b, LLVMBuildLoad2(b, int64, copy, "counter")!, double, "")!
   }
 
   /// `lhs < rhs` at `node` in integers, when both sides can be computed exactly in them.
