@@ -64,7 +64,14 @@ struct LoopContinuationTests {
   /// after the store of the one before (four times slower).
   @Test func aGlobalSummedInTheLoopIsReadOnceBeforeIt() throws {
     let ir = try Self.innerLoopContinuation(
-      of: "var total = 0, source[100]\ndef fill() for i = 0, i < len(source) in total = total + source[i]\nfill()\n",
+      of: """
+        var total = 0, source[100]
+        def set(k, x) source[k] = x
+        def fill(n) for i = 0, i < n in total = total + source[i]
+        set(1, 0.5)
+        fill(100)
+
+        """,
       optimized: true)
     let checks = """
       CHECK-LABEL: define {{.*}} @tier.loop(ptr {{.*}}%0, i32 %depth)

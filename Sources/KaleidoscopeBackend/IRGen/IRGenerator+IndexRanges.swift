@@ -21,12 +21,14 @@ extension IRGenerator {
   }
 
   /// Emits `body`, the body of `loop` (whose counter is `local`), with the counter's range
-  /// known inside it.
+  /// and loop known inside it.
   func withCounterRange(of loop: ForLoop, local: LocalID, _ body: () -> Void) {
     let range = counterRangeInBody(of: loop)
     counterRanges[local.index] = range
+    counterLoops[local.index] = loop
     body()
     counterRanges[local.index] = nil
+    counterLoops[local.index] = nil
   }
 
   /// Whether an index computed in integers (`index`) always lies within `count`, a length.
@@ -59,7 +61,7 @@ extension IRGenerator {
   }
 
   /// `value` as an integer, when it is a whole number well inside what doubles count exactly.
-  private static func whole(_ value: Double) -> Int64? {
+  static func whole(_ value: Double) -> Int64? {
     value.rounded() == value && abs(value) < 0x1p52 ? Int64(value) : nil
   }
 

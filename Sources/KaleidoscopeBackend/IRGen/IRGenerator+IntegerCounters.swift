@@ -222,6 +222,7 @@ extension IRGenerator {
       guard startIntegerCounter(of: parts, variable: local) != nil else { continue }
       assumePassesItsTest(parts)
       counterRanges[local.index] = counterRangeInBody(of: parts)
+      counterLoops[local.index] = parts
     }
   }
 
@@ -300,14 +301,14 @@ extension IRGenerator {
 
   /// The address of an element whose index, the expression `index`, was computed in
   /// integers (`emitInteger`): the bounds comparison alone, or none for an index proved in
-  /// bounds (`provedInBounds`). A bad index is reported as the double the expression gives
-  /// (`emitDouble(fromIntegers:)`, in the cold block): the integer has lost a zero's sign
-  /// (`-len(a)` is -0).
+  /// bounds (`provedInBounds`: by the counters' ranges, or by the loop's bound). A bad index
+  /// is reported as the double the expression gives (`emitDouble(fromIntegers:)`, in the
+  /// cold block): the integer has lost a zero's sign (`-len(a)` is -0).
   func elementPointer(of array: Name, position: LLVMValueRef, index: ExprID, node: ExprID) -> LLVMValueRef {
     let b = builder.reference
     let (elements, count) = loadArray(of: program.variable(of: node))
     var indices: [LLVMValueRef?] = [position]
-    if provedInBounds(index, count: count) {
+    if provedInBounds(index, count: count) || provedInBounds(index, of: program.variable(of: node)) {
       return LLVMBuildInBoundsGEP2(b, double, elements, &indices, 1, "element.address")
     }
     let ok = block("index.ok")

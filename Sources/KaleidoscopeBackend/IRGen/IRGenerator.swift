@@ -95,6 +95,9 @@ final class IRGenerator {
   /// The range of each counter in the body of its loop, where the builder is inside it
   /// (`IRGenerator+IndexRanges.swift`).
   var counterRanges: [Int32: ClosedRange<Int64>] = [:]
+  /// The loop of each counter whose body the builder is in, whose bound may keep indices
+  /// in bounds (`IRGenerator+LengthBounds.swift`).
+  var counterLoops: [Int32: ForLoop] = [:]
   var function: LLVMValueRef?
   /// The call depth of the frame being emitted: a parameter, or 0 at the top level.
   var callDepth: LLVMValueRef?
@@ -228,6 +231,7 @@ final class IRGenerator {
     activeCounters = [:]
     counters = []
     counterRanges = [:]
+    counterLoops = [:]
     // An integral or stepped local's integer copy is kept with its double by every
     // assignment (`storeIntegral`, `emitUnitStep`), so it is valid wherever the local is in
     // scope.
