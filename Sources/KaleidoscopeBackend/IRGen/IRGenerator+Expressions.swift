@@ -259,7 +259,6 @@ extension IRGenerator {
           if let integerStep { self.stepIntegerCounter(local, by: integerStep) }
         }
         activeCounters[local.index] = nil
-        counters.remove(local.index)
       case .legacy:
         // i = start; loop { body; s = step; c = end; i = i + s; if c == 0 { break } }
         let body = block("loop")

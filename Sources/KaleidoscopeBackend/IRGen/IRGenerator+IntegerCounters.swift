@@ -159,7 +159,6 @@ extension IRGenerator {
     LLVMBuildStore(b, start, shadow)
     if !fromStart { assumeAtLeastItsStart(start, loop: loop) }
     activeCounters[variable.index] = bits
-    counters.insert(variable.index)
     if let step = loop.step, case .number(let value) = tree[step] { return Int64(value) }
     return 1
   }
@@ -286,7 +285,8 @@ extension IRGenerator {
   /// loop, which LLVM can neither take apart nor vectorize: `s = s + i * 0.5` waited on `i`'s
   /// addition as well as on `s`'s.
   func counterValue(_ local: LocalID) -> LLVMValueRef? {
-    guard counters.contains(local.index), let copy = integerLocals[Int(local.index)] else { return nil }
+    // Outside its body a counter is read only in its loop's test, in integers.
+    guard counterLoops[local.index] != nil, let copy = integerLocals[Int(local.index)] else { return nil }
     let b = builder.reference
     return LLVMBuildSIToFP(b, LLVMBuildLoad2(b, int64, copy, "counter")!, double, "")!
   }

@@ -89,9 +89,6 @@ final class IRGenerator {
   var integerLocals: [LLVMValueRef?] = []
   /// The loop variables whose integer copy is live now, with the bits of their magnitude.
   var activeCounters: [Int32: Int] = [:]
-  /// Those of them that are `for` counters (`startIntegerCounter`), read through their copy
-  /// (`counterValue`).
-  var counters: Set<Int32> = []
   /// The range of each counter in the body of its loop, where the builder is inside it
   /// (`IRGenerator+IndexRanges.swift`).
   var counterRanges: [Int32: ClosedRange<Int64>] = [:]
@@ -229,7 +226,6 @@ final class IRGenerator {
         ? LLVMBuildAlloca(builder.reference, int64, tree.text(local.name) + ".int")! : nil
     }
     activeCounters = [:]
-    counters = []
     counterRanges = [:]
     counterLoops = [:]
     // An integral or stepped local's integer copy is kept with its double by every
