@@ -3,11 +3,12 @@ import KaleidoscopeFrontend
 
 /// What a loop's IR tells LLVM beyond its instructions.
 ///
-/// On hosts whose scheduling model gives a loop buffer (znver3, for one), LLVM's `-O2`
-/// unrolls a loop whose trip count is known only at run time whenever the unrolled body
-/// fits the buffer; once a callee's loop is inlined, the loop around it fits too. The inner
-/// loop is then copied over for no gain (its iterations are the work), and every later pass
-/// and the code generator pay for each copy. The modules of tiered execution, whose loops
+/// When the scheduling model it tunes for gives a loop buffer (the generic model's is
+/// small, znver3's large), LLVM's `-O2` unrolls a loop whose trip count is known only at
+/// run time whenever the unrolled body fits the buffer; once a callee's loop is inlined,
+/// the loop around it may fit too. The inner loop is then copied over for no gain (its
+/// iterations are the work), and every later pass and the code generator pay for each
+/// copy. The modules of tiered execution, whose loops
 /// start from the interpreter's frame, always have such counts. So a loop whose iterations
 /// run another loop is marked `llvm.loop.unroll.runtime.disable`; an innermost loop keeps
 /// LLVM's choice, and a constant trip count is not affected (docs/DESIGN.md).

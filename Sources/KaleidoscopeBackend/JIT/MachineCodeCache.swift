@@ -46,9 +46,8 @@ public final class MachineCodeCache: Sendable {
   /// with: this executable (whose LLVM and passes make the objects), the level (the IR
   /// before optimising is the same at every level) and the target.
   static func keyHeader(for machine: TargetMachine, optimization: OptimizationLevel) -> [UInt8] {
-    let cpu = takeMessage(LLVMGetTargetMachineCPU(machine.reference))
-    let features = takeMessage(LLVMGetTargetMachineFeatureString(machine.reference))
-    return Array("\(executableIdentity)\n-O\(optimization.rawValue)\n\(machine.triple)\n\(cpu)\n\(features)\n".utf8)
+    let description = "\(machine.triple)\n\(machine.cpu)\n\(machine.features)"
+    return Array("\(executableIdentity)\n-O\(optimization.rawValue)\n\(description)\n".utf8)
   }
 
   /// The key of `module`: `header` (`keyHeader(for:optimization:)`), then its IR, as it is
