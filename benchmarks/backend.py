@@ -20,8 +20,8 @@
             sort of 3*10^6 numbers in a global array (twins that index double arrays with
             doubles converted to integers, unchecked); and the classic small programs as C
             programmers write them (int indices, #define sizes): n-body, spectral-norm,
-            fannkuch-redux, a matrix product, a Mandelbrot over an array and a Brainfuck
-            interpreter. Each program's numbers must be its twin's (to 1e-12). Each is
+            fannkuch-redux, a matrix product, a Mandelbrot over an array, a Brainfuck
+            interpreter, a bubble sort and an insertion sort. Each program's numbers must be its twin's (to 1e-12). Each is
             also run again with the machine code its first run left in the cache
             (`run NAME, cached`).
 
@@ -48,7 +48,10 @@ EXAMPLES = """examples:
 
 
 # The array programs of the data section, each with a C twin in benchmarks/twins/.
-DATA = ["sieve", "heapsort", "nbody", "spectral-norm", "fannkuch", "matmul", "mandelbrot-array", "brainfuck"]
+DATA = [
+    "sieve", "heapsort", "nbody", "spectral-norm", "fannkuch", "matmul", "mandelbrot-array", "brainfuck", "bubblesort",
+    "insertion",
+]
 
 
 def same_numbers(name, ours, twin):
