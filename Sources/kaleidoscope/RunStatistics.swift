@@ -56,11 +56,16 @@ struct RunStatistics {
   }
 
   /// `1 loop`, `2 loops`.
-  /// `, 2 compiled ahead (1 while the interpreter waited)`, or nothing.
+  /// `, 2 compiled ahead (1 while the interpreter waited)`, then `, 1 by the interpreter's
+  /// thread` for loops it compiled while the compiler thread was busy, or nothing.
   static func ahead(_ figures: TierStatistics.Figures) -> String {
-    guard figures.modulesAhead > 0 else { return "" }
-    let waiting = figures.modulesWhileWaiting
-    return ", \(figures.modulesAhead) compiled ahead" + (waiting > 0 ? " (\(waiting) while the interpreter waited)" : "")
+    var text = ""
+    if figures.modulesAhead > 0 {
+      let waiting = figures.modulesWhileWaiting
+      text += ", \(figures.modulesAhead) compiled ahead" + (waiting > 0 ? " (\(waiting) while the interpreter waited)" : "")
+    }
+    if figures.modulesOfRunningLoops > 0 { text += ", \(figures.modulesOfRunningLoops) by the interpreter's thread" }
+    return text
   }
 
   static func count(_ value: Int, _ noun: String) -> String {

@@ -1,3 +1,4 @@
+import Dispatch
 import KaleidoscopeFrontend
 import KaleidoscopeInterpreter
 import TestSupport
@@ -251,6 +252,41 @@ struct TierPolicyTests {
     guard whileWaiting > 0 else { return }
     let (_, inner, body) = try Self.nest(of: "fixed", in: program)
     #expect(tiers.loop(inner, of: body, iterations: 0) != nil)
+  }
+
+  /// A loop the interpreter crawls through, asked for while the compiler thread is busy, is
+  /// compiled on the interpreter's thread: its code is there when the request returns. Not
+  /// one that calls a function too large to copy (its module may call code still on its
+  /// way), nor one whose inner loop has code (the interpreter runs that at full speed).
+  @Test(arguments: [("alone", true), ("large callee", false), ("inner code", false)])
+  func aLoopAskedForWhileTheCompilerIsBusyIsCompiledByTheInterpreter(program name: String, here: Bool) throws {
+    let big = Array(repeating: "x * 1.5", count: 80).joined(separator: " + ")
+    let sources = [
+      "alone": "def binary : 1 (x y) y\nvar g = 0\ndef work(m) for i = 0, i < m in g = g + i\nwork(5)",
+      "large callee": "def binary : 1 (x y) y\nvar g = 0\ndef big(x) \(big)\n"
+        + "def work(m) for i = 0, i < m in g = g + big(i)\nwork(5)",
+      "inner code": "def binary : 1 (x y) y\nvar g = 0\n"
+        + "def work(m) for i = 0, i < m in for j = 0, j < m in g = g + j\nwork(5)",
+    ]
+    let (program, tiers) = try Self.tiers(of: try #require(sources[name]), hotCalls: 1000, waits: false, declaring: true)
+    let release = DispatchSemaphore(value: 0)
+    defer {
+      release.signal()
+      tiers.finish()
+    }
+    tiers.waitUntilIdle()
+    let body = try #require(program.bodyIndex(ofFunction: "work"))
+    let loops = program.bodies[body].loops
+    let outer = try #require(loops.first { outer in loops.allSatisfy { $0 == outer || program.tree.contains($0, under: outer) } })
+    if let inner = loops.first(where: { $0 != outer }) {
+      // The inner loop gets its code first, from an idle compiler thread.
+      _ = tiers.loop(inner, of: body, iterations: 8)
+      tiers.waitUntilIdle()
+      #expect(tiers.loop(inner, of: body, iterations: 16) != nil)
+    }
+    tiers.occupyCompiler(until: release)
+    #expect((tiers.loop(outer, of: body, iterations: 8) != nil) == here, "\(name)")
+    #expect(tiers.statistics.figures.modulesOfRunningLoops == (here ? 1 : 0), "\(name)")
   }
 
   /// The two loops of the nest in the function `name` of `nests` and its kin, and its body.

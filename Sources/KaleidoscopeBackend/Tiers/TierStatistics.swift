@@ -13,6 +13,9 @@ public final class TierStatistics: Sendable {
     /// interpreter's thread compiled while it waited for code.
     public var modulesAhead = 0
     public var modulesWhileWaiting = 0
+    /// Modules of loops the interpreter was running, which its thread compiled because the
+    /// compiler thread was busy.
+    public var modulesOfRunningLoops = 0
     /// Modules whose machine code came from the cache of earlier runs (`MachineCodeCache`).
     public var modulesCached = 0
     public var functions = 0
@@ -40,7 +43,7 @@ public final class TierStatistics: Sendable {
     state.withLock {
       $0.modules += 1
       if ahead { $0.modulesAhead += 1 }
-      if waiting { $0.modulesWhileWaiting += 1 }
+      if waiting { if ahead { $0.modulesWhileWaiting += 1 } else { $0.modulesOfRunningLoops += 1 } }
       if cached { $0.modulesCached += 1 }
       $0.functions += functions
       $0.copies += copies

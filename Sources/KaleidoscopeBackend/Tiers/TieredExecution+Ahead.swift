@@ -54,19 +54,30 @@ extension TieredExecution {
         requests.aheadOfTime.flatMap { nextAhead(of: $0, in: &requests, scan: .innerUpTo(cost)) }
       })
     else { return }
-    if waitingMachine == nil { waitingMachine = try? JIT.machine(optimization: options.optimization) }
-    guard let machine = waitingMachine else {
+    let entries = [loopEntry(job.loop, of: job.body, forUsualFrames: true)]
+    if !buildOnInterpreterThread(
+      job.functions, copies: job.copies, loops: 1, ahead: true, cells: job.cells, entries: entries)
+    {
       compileLoop(
         job.loop, of: job.body, calling: job.functions, copies: job.copies, forUsualFrames: true, cells: job.cells)
-      return
     }
-    let entries = [loopEntry(job.loop, of: job.body, forUsualFrames: true)]
+  }
+
+  /// Builds a module on the interpreter's thread, with a target machine of its own (made the
+  /// first time), and puts each entry's address in its slot; false if there is no machine.
+  func buildOnInterpreterThread(
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, ahead: Bool, cells: GlobalSnapshot,
+    entries: [ModuleEntry]
+  ) -> Bool {
+    if waitingMachine == nil { waitingMachine = try? JIT.machine(optimization: options.optimization) }
+    guard let machine = waitingMachine else { return false }
     let addresses = LargeStack.run(size: Self.compilerStack) {
       tierCompiler.build(
-        job.functions, copies: job.copies, loops: 1, ahead: true, globalsThen: job.cells.cells, entries: entries,
+        functions, copies: copies, loops: loops, ahead: ahead, globalsThen: cells.cells, entries: entries,
         machine: machine)
     }
     for (entry, address) in zip(entries, addresses ?? []) { ks_tier_store_entry(entry.slot, address) }
+    return true
   }
 
   /// The next of `candidates` worth compiling ahead, marked requested; nil if none is

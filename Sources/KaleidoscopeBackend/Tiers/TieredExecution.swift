@@ -69,8 +69,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   static let shortRun = 100
   /// What was handed to the compiler, by the interpreter or by compiling ahead.
   let requests: Mutex<CompileRequests>
-  /// The target machine the interpreter's thread compiles with while it waits
-  /// (`compileAheadWhileWaiting`), made the first time; used only on that thread.
+  /// The target machine the interpreter's thread compiles with (`buildOnInterpreterThread`),
+  /// made the first time; used only on that thread.
   var waitingMachine: TargetMachine?
   /// Compiles queued or in progress.
   private let pending = Atomic<Int>(0)
@@ -153,6 +153,16 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// Waits until nothing is queued or compiling, compiles ahead included (for tests).
   func waitUntilIdle() {
     repeat { compiler.sync {} } while pending.load(ordering: .acquiring) > 0
+  }
+
+  /// Keeps the compiler thread busy, as a long compile would, until `release` is signalled
+  /// (for tests).
+  func occupyCompiler(until release: DispatchSemaphore) {
+    pending.add(1, ordering: .relaxed)
+    compiler.async { [self] in
+      release.wait()
+      pending.subtract(1, ordering: .releasing)
+    }
   }
 
   // MARK: - CompiledCode
@@ -280,9 +290,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     if case .loop(let target) = program.tree[module.target] { handOver(loop: target) }
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
-    compileLoop(
-      module.target, of: body, calling: module.functions, copies: module.copies, forUsualFrames: true)
-    compileAheadWhileWaiting(upTo: costs.iterationCost(of: module.target))
+    let ready = compileLoop(
+      module.target, of: body, calling: module.functions, copies: module.copies, forUsualFrames: true,
+      hereIfBusy: crawlsAlone(through: module.target, of: checked))
+    if !ready { compileAheadWhileWaiting(upTo: costs.iterationCost(of: module.target)) }
     return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
@@ -354,14 +365,30 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   }
 
   /// `cells`, when given, are the globals' cells to compile with (compiling ahead, on the
-  /// compiler thread); otherwise they are read now, on the interpreter's thread.
+  /// compiler thread); otherwise they are read now, on the interpreter's thread. With
+  /// `hereIfBusy`, the interpreter's thread compiles it if the compiler thread is busy. True
+  /// when the code is in place on return.
+  @discardableResult
   func compileLoop(
     _ node: ExprID, of body: Int, calling functions: [FunctionID], copies: Set<FunctionID>,
-    forUsualFrames: Bool, cells: GlobalSnapshot? = nil
-  ) {
+    forUsualFrames: Bool, cells: GlobalSnapshot? = nil, hereIfBusy: Bool = false
+  ) -> Bool {
     compile(
       functions, copies: copies, loops: 1,
-      entries: [loopEntry(node, of: body, forUsualFrames: forUsualFrames)], cells: cells)
+      entries: [loopEntry(node, of: body, forUsualFrames: forUsualFrames)], cells: cells, hereIfBusy: hereIfBusy)
+  }
+
+  /// Whether the interpreter, running the loop at `node`, crawls through all of it (no loop
+  /// inside has code yet, which it would otherwise run at full speed) and the loop's module
+  /// stands alone (it calls only functions it copies, so it waits for no other module to
+  /// link): such a loop is not left to wait behind the compiler thread's work.
+  private func crawlsAlone(through node: ExprID, of body: CheckedBody) -> Bool {
+    let callees = graph.closure(of: graph.callees(under: node), excluding: { _ in false })
+    guard callees.allSatisfy({ graph.isCopied[Int($0.index)] }) else { return false }
+    return !body.loops.contains { inner in
+      guard inner != node, case .loop(let index) = program.tree[inner] else { return false }
+      return program.tree.contains(inner, under: node) && ks_tier_load_entry(loopEntries + Int(index)) != nil
+    }
   }
 
   /// The continuation of the loop at `node` as an entry of a module. A loop may get code
@@ -401,13 +428,27 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   }
 
   /// Has `functions` and `entries` compiled into one module (now and waiting, or in the
-  /// background, as the policy says), and puts each entry's address in its slot when ready.
+  /// background, as the policy says), and puts each entry's address in its slot when ready;
+  /// true when that is done on return.
+  ///
+  /// A loop the interpreter crawls through, asked for while the compiler thread is busy
+  /// (compiling ahead, most often), would wait in the queue at a thirtieth to a
+  /// two-hundredth of its code's speed: with `hereIfBusy` the interpreter's thread
+  /// compiles it instead (an insertion sort's outer loop waited behind the loop after it,
+  /// compiled ahead, for longer than its own compile takes).
+  @discardableResult
   private func compile(
-    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, entries: [ModuleEntry], cells given: GlobalSnapshot?
-  ) {
+    _ functions: [FunctionID], copies: Set<FunctionID>, loops: Int, entries: [ModuleEntry], cells given: GlobalSnapshot?,
+    hereIfBusy: Bool = false
+  ) -> Bool {
     // Read here, on the interpreter's thread: a declaration that has run by now is over.
     let cells = given ?? GlobalSnapshot(cells: globals.snapshot())
     if given == nil { requests.withLock { $0.cells = cells } }
+    if hereIfBusy, !policy.waits, pending.load(ordering: .acquiring) > 0,
+      buildOnInterpreterThread(functions, copies: copies, loops: loops, ahead: false, cells: cells, entries: entries)
+    {
+      return true
+    }
     pending.add(1, ordering: .relaxed)
     let work: @Sendable () -> Void = { [self] in
       defer {
@@ -422,5 +463,6 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       for (entry, address) in zip(entries, addresses ?? []) { ks_tier_store_entry(entry.slot, address) }
     }
     if policy.waits { compiler.sync(execute: work) } else { compiler.async(execute: work) }
+    return policy.waits
   }
 }
