@@ -1,3 +1,4 @@
+import Foundation
 import KaleidoscopeBackend
 import KaleidoscopeFrontend
 import TestSupport
@@ -32,5 +33,39 @@ struct FunctionAlignmentTests {
       CHECK-NEXT: .type thrice,@function
       """
     #expect(try FileCheck.failure(of: assembly, checks: checks) == nil)
+  }
+
+  /// What `build` writes starts each innermost loop on a 64-byte boundary too
+  /// (`ObjectEmitter.innermostLoopsAligned`), here the header its back edge jumps to.
+  @Test func buildsInnermostLoopsStartOnA64ByteBoundary() throws {
+    let ir = """
+      define void @clear(ptr %p, i64 %n) {
+      entry:
+        br label %loop
+      loop:
+        %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+        %a = getelementptr double, ptr %p, i64 %i
+        store double 0.0, ptr %a
+        %next = add i64 %i, 1
+        %done = icmp eq i64 %next, %n
+        br i1 %done, label %exit, label %loop
+      exit:
+        ret void
+      }
+      """
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("loops-\(UUID()).s").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try LargeStack.run { () throws in
+      let module = try Module(parsing: ir, context: Context())
+      try ObjectEmitter.write(module, kind: .asm, to: path, machine: TargetMachine(triple: "x86_64-linux-gnu"))
+    }
+    let checks = """
+      CHECK: .type clear,@function
+      CHECK: .p2align 6
+      CHECK-NEXT: .LBB0_1:
+      CHECK: jne .LBB0_1
+      """
+    let assembly = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(try FileCheck.failure(of: assembly, checks: checks) == nil, "\(assembly)")
   }
 }

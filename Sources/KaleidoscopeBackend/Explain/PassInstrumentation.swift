@@ -14,12 +14,7 @@ import CLLVM
 /// sandboxed child that computes the view.
 enum PassInstrumentation {
   /// Turns `-print-changed` on for the rest of the process.
-  private static let printChanged: Void = {
-    let arguments = ["kaleidoscope", "-print-changed"]
-    var pointers = arguments.map { strdup($0).map { UnsafePointer($0) } }
-    defer { for pointer in pointers { free(UnsafeMutablePointer(mutating: pointer)) } }
-    LLVMParseCommandLineOptions(Int32(pointers.count), &pointers, nil)
-  }()
+  private static let printChanged: Void = LLVMOptions.set(["-print-changed"])
 
   /// Runs `body` with `-print-changed` on and returns what it wrote to standard error, which
   /// goes to `logFile` (a new one when nil) meanwhile.

@@ -50,6 +50,7 @@ public enum ObjectEmitter {
         throw BackendError.system("cannot write '\(path)'")
       }
     case .obj, .exe, .asm:
+      _ = innermostLoopsAligned
       alignFunctions(of: module.reference)
       var message: UnsafeMutablePointer<CChar>?
       let fileType = kind == .asm ? LLVMAssemblyFile : LLVMObjectFile
@@ -94,6 +95,16 @@ extension ObjectEmitter {
       function = LLVMGetNextFunction(current)
     }
   }
+
+  /// Starts every innermost loop of what `build` writes on a 64-byte boundary, on x86. At
+  /// LLVM's 16, where a branchy inner loop's blocks fell against the cache lines depended on
+  /// the code before it: a bubble sort's, the same instructions as clang's for its C twin,
+  /// spanned three lines where C's spanned two, and ran far slower. The option is LLVM's and
+  /// the whole process's, so it is set only here, which `run` and the REPL never reach: in
+  /// the tiers the padding made fannkuch's modules slower (docs/DESIGN.md).
+  private static let innermostLoopsAligned: Void = LLVMOptions.set([
+    "-x86-experimental-pref-innermost-loop-alignment=6"
+  ])
 
   /// `module` compiled by `machine` into assembly text.
   public static func assembly(of module: Module, machine: TargetMachine) throws -> String {
