@@ -8,10 +8,10 @@ import KaleidoscopeFrontend
 /// run time whenever the unrolled body fits the buffer; once a callee's loop is inlined,
 /// the loop around it may fit too. The inner loop is then copied over for no gain (its
 /// iterations are the work), and every later pass and the code generator pay for each
-/// copy. The modules of tiered execution, whose loops
-/// start from the interpreter's frame, always have such counts. So a loop whose iterations
-/// run another loop is marked `llvm.loop.unroll.runtime.disable`; an innermost loop keeps
-/// LLVM's choice, and a constant trip count is not affected (docs/DESIGN.md).
+/// copy. The modules of tiered execution, whose loops start from the interpreter's frame,
+/// always have such counts. So a loop whose iterations run another loop is marked
+/// `llvm.loop.unroll.runtime.disable`; an innermost loop keeps LLVM's choice, and a
+/// constant trip count is not affected (docs/DESIGN.md).
 extension IRGenerator {
   /// Whether an iteration of `loop` runs another loop: one written in its test, step or
   /// body, or one in a function called there, directly or through that function's calls.
