@@ -106,7 +106,7 @@ final class TierCompiler: @unchecked Sendable {
       let elapsed = DispatchTime.now().uptimeNanoseconds - start
       statistics.recordCompile(
         functions: functions.count - copies.count, copies: copies.count, loops: loops, ahead: ahead,
-        waiting: machine != nil, cached: cached, nanoseconds: elapsed)
+        onInterpreterThread: machine != nil, cached: cached, nanoseconds: elapsed)
     }
     do {
       let jit = try host()

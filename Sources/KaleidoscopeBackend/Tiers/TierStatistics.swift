@@ -37,13 +37,17 @@ public final class TierStatistics: Sendable {
 
   public var figures: Figures { state.withLock { $0 } }
 
+  /// Counts one module; `onInterpreterThread` when that thread built it rather than the
+  /// compiler thread (while waiting for code when `ahead`, else for a loop it was running).
   func recordCompile(
-    functions: Int, copies: Int, loops: Int, ahead: Bool, waiting: Bool, cached: Bool, nanoseconds: UInt64
+    functions: Int, copies: Int, loops: Int, ahead: Bool, onInterpreterThread: Bool, cached: Bool,
+    nanoseconds: UInt64
   ) {
     state.withLock {
       $0.modules += 1
       if ahead { $0.modulesAhead += 1 }
-      if waiting { if ahead { $0.modulesWhileWaiting += 1 } else { $0.modulesOfRunningLoops += 1 } }
+      if onInterpreterThread, ahead { $0.modulesWhileWaiting += 1 }
+      if onInterpreterThread, !ahead { $0.modulesOfRunningLoops += 1 }
       if cached { $0.modulesCached += 1 }
       $0.functions += functions
       $0.copies += copies
