@@ -28,8 +28,9 @@ struct RunCommand: ParsableCommand {
       output is the same in every tier; --stats tells what ran where. -g runs in the jit \
       tier, for the debugger.
 
-      The auto tier keeps the machine code it compiles in a cache, and a later run of the \
-      same program links it at once instead of waiting for LLVM: in $KALEIDOSCOPE_CACHE, \
+      The auto tier keeps the machine code it compiles in a cache, with the order it asked \
+      for its loops in, and a later run of the same program asks for them as it reaches \
+      them and links their code instead of waiting for LLVM: in $KALEIDOSCOPE_CACHE, \
       else $XDG_CACHE_HOME/kaleidoscope/machine-code, else \
       ~/.cache/kaleidoscope/machine-code; KALEIDOSCOPE_CACHE=off turns it off. It is \
       cleared by deleting the directory, and trims itself past 64 MiB. --sandbox never \

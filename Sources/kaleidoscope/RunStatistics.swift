@@ -37,7 +37,8 @@ struct RunStatistics {
         lines.append(
           "machine code: \(Self.count(figures.functions, "function")), \(Self.count(figures.loops, "loop")) "
             + "(\(Self.count(figures.modules, "module"))\(Self.ahead(figures))"
-            + "\(figures.modulesCached > 0 ? ", \(figures.modulesCached) from the cache" : ""), "
+            + "\(figures.modulesCached > 0 ? ", \(figures.modulesCached) from the cache" : "")"
+            + "\(figures.loopsAskedAsLastRun > 0 ? ", \(figures.loopsAskedAsLastRun) asked for as the last run did" : ""), "
             + "\(milliseconds(figures.nanoseconds)) compiling)")
         lines.append(
           "interpreted: \(Self.count(figures.interpretedFunctions, "function")) (called at least once), "

@@ -70,6 +70,30 @@ struct MachineCodeCacheTests {
     #expect(cache.object(for: Self.key) == nil)
   }
 
+  /// A program's loops are filed under a name of their own, read back as they were, and
+  /// read as none once any byte is changed or the file cut short.
+  @Test func aProgramsLoopsReadBackOrNotAtAll() throws {
+    let directory = Directory()
+    let cache = try #require(MachineCodeCache(directory: directory.path))
+    let policy = TierPolicy(hotCalls: 100, hotIterations: 4096)
+    let path = cache.loopHistoryPath(of: Array("1 + 2".utf8), optimization: .standard, policy: policy)
+    #expect(path != cache.loopHistoryPath(of: Array("1 + 3".utf8), optimization: .standard, policy: policy))
+    #expect(path != cache.loopHistoryPath(of: Array("1 + 2".utf8), optimization: .none, policy: policy))
+    #expect(cache.loopGroups(at: path) == nil)
+    let groups: [[Int32]] = [[0], [2, 1, 3], [70_000]]
+    cache.store(loopGroups: groups, at: path)
+    #expect(cache.loopGroups(at: path) == groups)
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    for damage in [0, 21, 25, 40, bytes.count - 1] {
+      var damaged = bytes
+      damaged[damage] ^= 0x10
+      try Data(damaged).write(to: URL(fileURLWithPath: path))
+      #expect(cache.loopGroups(at: path) == nil, "byte \(damage)")
+    }
+    try Data(bytes.dropLast(4)).write(to: URL(fileURLWithPath: path))
+    #expect(cache.loopGroups(at: path) == nil)
+  }
+
   /// Code read from the cache runs: a directory others may write is refused, and so is a
   /// file where the directory should be.
   @Test func aDirectoryOthersMayWriteIsRefused() throws {

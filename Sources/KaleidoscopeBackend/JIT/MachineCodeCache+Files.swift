@@ -72,9 +72,9 @@ extension MachineCodeCache {
     return true
   }
 
-  /// If the cache holds more than `capacity`, removes entries, least recently used first,
-  /// down to three quarters of it; and removes what writers that died left (`write`'s new
-  /// files, never renamed), an hour on.
+  /// If the cache holds more than `capacity`, removes entries (objects and programs' loops
+  /// alike), least recently used first, down to three quarters of it; and removes what
+  /// writers that died left (`write`'s new files, never renamed), an hour on.
   func trim() {
     var entries: [(path: String, size: Int, used: Int)] = []
     guard let listing = opendir(directory) else { return }
@@ -83,8 +83,8 @@ extension MachineCodeCache {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
       let path = "\(directory)/\(name)"
       var status = stat()
-      guard name.contains(".o"), stat(path, &status) == 0 else { continue }
-      if name.hasSuffix(".o") {
+      guard name.contains(".o") || name.contains(".loops"), stat(path, &status) == 0 else { continue }
+      if name.hasSuffix(".o") || name.hasSuffix(".loops") {
         entries.append((path, Int(status.st_size), status.st_mtim.tv_sec))
       } else if status.st_mtim.tv_sec < anHourAgo {
         unlink(path)

@@ -60,7 +60,7 @@ public final class MachineCodeCache: Sendable {
 
   /// This executable's device, inode, size and modification time: a rebuild, with another
   /// LLVM or other passes, changes it.
-  private static let executableIdentity: String = {
+  static let executableIdentity: String = {
     var status = stat()
     guard stat("/proc/self/exe", &status) == 0 else { return "unknown" }
     return "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
@@ -109,13 +109,13 @@ public final class MachineCodeCache: Sendable {
 
   /// FNV-1a, 64 bits: a file name and a check against damage, not a defence against
   /// anyone (only the user can write the directory).
-  private static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
+  static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return hash
   }
 
-  private static func integer(in bytes: [UInt8], at offset: Int) -> UInt64 {
+  static func integer(in bytes: [UInt8], at offset: Int) -> UInt64 {
     (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
   }
 }

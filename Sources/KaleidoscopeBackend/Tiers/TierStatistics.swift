@@ -18,6 +18,9 @@ public final class TierStatistics: Sendable {
     public var modulesOfRunningLoops = 0
     /// Modules whose machine code came from the cache of earlier runs (`MachineCodeCache`).
     public var modulesCached = 0
+    /// Loops asked for as soon as the interpreter reached them, as the last run of the same
+    /// program asked for them (`LoopHistory`).
+    public var loopsAskedAsLastRun = 0
     public var functions = 0
     public var loops = 0
     /// Private copies of small functions, one in each module that calls them, for LLVM to
@@ -54,6 +57,10 @@ public final class TierStatistics: Sendable {
       $0.loops += loops
       $0.nanoseconds += nanoseconds
     }
+  }
+
+  func recordLoopAskedAsLastRun() {
+    state.withLock { $0.loopsAskedAsLastRun += 1 }
   }
 
   func recordFailure(_ message: String) {

@@ -82,6 +82,8 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private let globalFacts: ProgramGlobalFacts
   /// Set when the program has ended: queued compiles are then skipped.
   let finished = Atomic<Bool>(false)
+  /// The loops the last run of this program handed over, and this run's (with a cache).
+  private let history: LoopHistory?
 
   /// LLVM's passes recurse over the code; a compiler thread's stack must be generous.
   static let compilerStack = 64 << 20
@@ -116,6 +118,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     let unresolved = Set(
       program.functions.symbols.filter { $0.origin == .external && !HostSymbols.resolves($0.spelling) }.map(\.spelling))
     globalFacts = ProgramGlobalFacts(program: program, forSemantics: options.forSemantics)
+    history = cache.map { LoopHistory(cache: $0, program: program, optimization: options.optimization, policy: policy) }
     tierCompiler = TierCompiler(
       program: program, options: options, globals: globals, graph: graph, unresolved: unresolved,
       statistics: statistics, cache: cache, globalFacts: globalFacts)
@@ -147,6 +150,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   /// will never run.
   public func finish(waits: Bool = true) {
     finished.store(true, ordering: .releasing)
+    history?.save()
     if waits { compiler.sync {} }
   }
 
@@ -251,6 +255,13 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       }
       if compilingAhead { handOver(loop: index) }
     }
+    if let inside = history?.nextLoopsInside(index), !loopHandedOver[Int(index)],
+      program.bodies[body].function.map({ codeOnItsWay[Int($0.index)] }) != true
+    {
+      // The last run asked for it next, so its code is most likely in the cache.
+      statistics.recordLoopAskedAsLastRun()
+      return ask(for: node, index: index, of: body, outer: nil, between: inside)
+    }
     // Counted at the regular reports only, not at those of a loop awaiting its code.
     if iterations > 0, iterations % loopReportInterval == 0 { loopIterations[Int(index)] += loopReportInterval }
     guard !loopHandedOver[Int(index)], loopIterations[Int(index)] >= costs.hotIterations(ofLoop: node, index: index)
@@ -270,6 +281,14 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     // function is compiled once hot, with the loop that calls it (`called`), where a module
     // of the loop alone would hold that compile up.
     if shortRuns, outer == nil, checked.function != nil, iterations < policy.hotIterations { return nil }
+    return ask(for: node, index: index, of: body, outer: outer, between: between)
+  }
+
+  /// Hands the loop at `node` to the compiler, or the loop `outer` around it, with the
+  /// loops `between` them (which then run inside its module, never on their own); its
+  /// code, if in place on return.
+  private func ask(for node: ExprID, index: Int32, of body: Int, outer: ExprID?, between: [Int32]) -> LoopEntry? {
+    let checked = program.bodies[body]
     loopHandedOver[Int(index)] = true
     let module = requests.withLock { requests -> (target: ExprID, functions: [FunctionID], copies: Set<FunctionID>)? in
       guard !requests.loops[Int(index)] else { return nil }
@@ -279,22 +298,24 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
         guard !requests.loops[Int(outerIndex)] else { return nil }
         requests.loops[Int(outerIndex)] = true
         target = outer
-        // The loops in between run inside the module, never on their own.
-        for loop in between { requests.loops[Int(loop)] = true }
       }
+      for loop in between { requests.loops[Int(loop)] = true }
       let (functions, copies) = newModule(calling: graph.callees(under: target), in: &requests)
       return (target, functions, copies)
     }
     guard let module else { return nil }
     for loop in between { loopHandedOver[Int(loop)] = true }
-    if case .loop(let target) = program.tree[module.target] { handOver(loop: target) }
+    if case .loop(let target) = program.tree[module.target] {
+      handOver(loop: target)
+      history?.handedOver(target, inside: (outer == nil ? [] : [index]) + between)
+    }
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
     let ready = compileLoop(
       module.target, of: body, calling: module.functions, copies: module.copies, forUsualFrames: true,
       hereIfBusy: crawlsAlone(through: module.target, of: checked))
     if !ready { compileAheadWhileWaiting(upTo: costs.iterationCost(of: module.target)) }
-    return ks_tier_load_entry(slot).map { unsafeBitCast($0, to: LoopEntry.self) }
+    return ks_tier_load_entry(loopEntries + Int(index)).map { unsafeBitCast($0, to: LoopEntry.self) }
   }
 
   /// The loop to compile for a loop of short runs at `node`: the loop around it, or, when
