@@ -144,6 +144,31 @@ struct MachineCodeCacheTests {
     #expect(Set(left) == Set(keys.suffix(3)))
   }
 
+  /// A program's loops count toward the capacity, and go by the same rule as objects.
+  @Test func aProgramsLoopsGoLikeAnObject() throws {
+    let directory = Directory()
+    let entry = Self.object.count + Self.key.count + 64
+    let cache = try #require(MachineCodeCache(directory: directory.path, capacity: entry * 4))
+    let policy = TierPolicy()
+    let loops = (0..<2).map { cache.loopHistoryPath(of: [UInt8($0)], optimization: .standard, policy: policy) }
+    for path in loops { cache.store(loopGroups: [Array(repeating: 7, count: entry / 4)], at: path) }
+    for key in (0..<3).map({ Self.key + [UInt8($0)] }) { Self.store(Self.object, for: key, in: cache) }
+    // The first program's loops used longest ago, the second's most recently.
+    for (path, age) in zip(loops, [200, 0]) {
+      let used = timespec(tv_sec: time(nil) - age, tv_nsec: 0)
+      var times = [used, used]
+      #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    }
+    for name in try Self.entries(of: cache) {
+      let used = timespec(tv_sec: time(nil) - 100, tv_nsec: 0)
+      var times = [used, used]
+      #expect(utimensat(AT_FDCWD, "\(cache.directory)/\(name)", &times, 0) == 0)
+    }
+    cache.trim()
+    #expect(!FileManager.default.fileExists(atPath: loops[0]))
+    #expect(FileManager.default.fileExists(atPath: loops[1]))
+  }
+
   /// What a writer that died left (a new file, never renamed) goes an hour on; an entry
   /// does not go while the cache is within its capacity.
   @Test func whatADeadWriterLeftGoesAnHourOn() throws {
