@@ -259,8 +259,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       program.bodies[body].function.map({ codeOnItsWay[Int($0.index)] }) != true
     {
       // The last run asked for it next, so its code is most likely in the cache.
-      statistics.recordLoopAskedAsLastRun()
-      return ask(for: node, index: index, of: body, outer: nil, between: inside)
+      return ask(for: node, index: index, of: body, outer: nil, between: inside, asLastRun: true)
     }
     // Counted at the regular reports only, not at those of a loop awaiting its code.
     if iterations > 0, iterations % loopReportInterval == 0 { loopIterations[Int(index)] += loopReportInterval }
@@ -286,8 +285,10 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
 
   /// Hands the loop at `node` to the compiler, or the loop `outer` around it, with the
   /// loops `between` them (which then run inside its module, never on their own); its
-  /// code, if in place on return.
-  private func ask(for node: ExprID, index: Int32, of body: Int, outer: ExprID?, between: [Int32]) -> LoopEntry? {
+  /// code, if in place on return. `asLastRun` when the history asks, not its hotness.
+  private func ask(
+    for node: ExprID, index: Int32, of body: Int, outer: ExprID?, between: [Int32], asLastRun: Bool = false
+  ) -> LoopEntry? {
     let checked = program.bodies[body]
     loopHandedOver[Int(index)] = true
     let module = requests.withLock { requests -> (target: ExprID, functions: [FunctionID], copies: Set<FunctionID>)? in
@@ -308,6 +309,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     if case .loop(let target) = program.tree[module.target] {
       handOver(loop: target)
       history?.handedOver(target, inside: (outer == nil ? [] : [index]) + between)
+      if asLastRun { statistics.recordLoopAskedAsLastRun() }
     }
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
     // integers): one compile serves every call whose arguments are.
