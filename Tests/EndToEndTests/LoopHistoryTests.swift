@@ -63,12 +63,12 @@ struct LoopHistoryTests {
     let name = try #require(Self.histories(in: cache).first)
     let url = URL(fileURLWithPath: "\(cache.path)/\(name)")
     var bytes = try [UInt8](Data(contentsOf: url))
-    let magic = Array("kaleidoscope loops 1\n".utf8).count
+    let magic = Array("kaleidoscope loops 2\n".utf8).count
     if damaged {
       bytes[magic + 4] ^= 0x01
     } else {
-      // One group of one loop, index 1000 (this program has three loops), with its hash.
-      bytes = Array(bytes[..<magic]) + [1, 0, 0, 0, 0xe8, 0x03, 0, 0]
+      // One hand-over, of loop 1000 (this program has three loops), with its hash.
+      bytes = Array(bytes[..<magic]) + [2, 0, 0, 0, 0, 0, 0, 0, 0xe8, 0x03, 0, 0]
       let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
       withUnsafeBytes(of: hash.littleEndian) { bytes += $0 }
     }

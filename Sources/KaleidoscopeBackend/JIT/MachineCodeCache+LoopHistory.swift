@@ -1,7 +1,8 @@
 import Glibc
 
-/// The loops a program's last run handed to the compiler, kept beside the machine code so
-/// that the next run of the same program asks for them as they start (`LoopHistory`).
+/// What a program's last run handed to the compiler, in order, kept beside the machine code
+/// so that the next run of the same program asks for its loops as they start
+/// (`LoopHistory`, which encodes each hand-over as a group of integers).
 ///
 /// Each program has one file, `<hash>.loops`, named by a hash of this executable, the
 /// optimisation level, the tier policy and the program's bytes. It is a hint, never trusted
@@ -9,8 +10,9 @@ import Glibc
 /// then looks up by that IR as any other. A damaged file reads as none.
 extension MachineCodeCache {
   /// What starts every file of loops, with a version for the layout that follows: 32-bit
-  /// little-endian counts and loop indices, then the FNV-1a hash of all that.
-  private static let loopsMagic = Array("kaleidoscope loops 1\n".utf8)
+  /// little-endian integers, each group's count then its members, then the FNV-1a hash of
+  /// all that.
+  private static let loopsMagic = Array("kaleidoscope loops 2\n".utf8)
 
   /// The name of the file of `program`'s loops, run at `optimization` under `policy`.
   func loopHistoryPath(of program: [UInt8], optimization: OptimizationLevel, policy: TierPolicy) -> String {
@@ -20,8 +22,7 @@ extension MachineCodeCache {
     return "\(directory)/\(String(repeating: "0", count: 16 - hex.count))\(hex).loops"
   }
 
-  /// The groups of loops filed at `path`, each a loop asked for and the loops inside it
-  /// that its module runs; nil if there is no such file or it is damaged.
+  /// The groups filed at `path`, in order; nil if there is no such file or it is damaged.
   func loopGroups(at path: String) -> [[Int32]]? {
     guard let bytes = Self.read(path), bytes.count >= Self.loopsMagic.count + 8, bytes.starts(with: Self.loopsMagic)
     else { return nil }

@@ -200,6 +200,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
       return (functions, copies, nil)
     }
     guard let module else { return }
+    history?.record(.function(function.index, loop: module.loop?.index))
     var moduleEntries: [ModuleEntry] = []
     if module.loop == nil || !module.copies.contains(function) {
       moduleEntries.append(
@@ -308,7 +309,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
     for loop in between { loopHandedOver[Int(loop)] = true }
     if case .loop(let target) = program.tree[module.target] {
       handOver(loop: target)
-      history?.handedOver(target, inside: (outer == nil ? [] : [index]) + between)
+      history?.record(.loop(target, inside: (outer == nil ? [] : [index]) + between))
       if asLastRun { statistics.recordLoopAskedAsLastRun() }
     }
     // The code assumes the numbers fixed throughout the loop whole (`i < n` then counts in
@@ -383,6 +384,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   public func loopMissed(_ node: ExprID, of body: Int) {
     guard case .loop(let index) = program.tree[node] else { return }
     ks_tier_store_entry(loopEntries + Int(index), nil)
+    history?.record(.general(index))
     let (functions, copies) = requests.withLock { newModule(calling: graph.callees(under: node), in: &$0) }
     compileLoop(node, of: body, calling: functions, copies: copies, forUsualFrames: false)
   }
