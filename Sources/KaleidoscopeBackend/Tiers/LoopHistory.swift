@@ -39,9 +39,8 @@ final class LoopHistory {
     path = cache.loopHistoryPath(of: program.file.bytes, optimization: optimization, policy: policy)
     // A file that names what the program does not have (damaged, or another program's) is
     // not followed.
-    let decoded = (cache.loopGroups(at: path) ?? []).map {
-      Self.handOver(from: $0, loops: Int32(program.tree.loopCount), functions: Int32(program.functions.symbols.count))
-    }
+    let (loops, functions) = (Int32(program.tree.loopCount), Int32(program.functions.symbols.count))
+    let decoded = (cache.loopGroups(at: path) ?? []).map { Self.handOver(from: $0, loops: loops, functions: functions) }
     previous = decoded.allSatisfy { $0 != nil } ? decoded.compactMap { $0 } : []
   }
 

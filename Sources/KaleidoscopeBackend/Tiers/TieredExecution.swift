@@ -82,7 +82,7 @@ public final class TieredExecution: CompiledCode, @unchecked Sendable {
   private let globalFacts: ProgramGlobalFacts
   /// Set when the program has ended: queued compiles are then skipped.
   let finished = Atomic<Bool>(false)
-  /// The loops the last run of this program handed over, and this run's (with a cache).
+  /// What the last run of this program handed to the compiler, and this run's (with a cache).
   private let history: LoopHistory?
 
   /// LLVM's passes recurse over the code; a compiler thread's stack must be generous.
