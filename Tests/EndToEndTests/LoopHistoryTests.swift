@@ -121,7 +121,7 @@ struct LoopHistoryTests {
     } else {
       // One hand-over, of loop 1000 (this program has three loops), with its hash.
       bytes = Array(bytes[..<magic]) + [2, 0, 0, 0, 0, 0, 0, 0, 0xe8, 0x03, 0, 0]
-      let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+      let hash = MachineCodeCacheRunTests.fnv1a(bytes)
       withUnsafeBytes(of: hash.littleEndian) { bytes += $0 }
     }
     try Data(bytes).write(to: url)
