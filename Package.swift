@@ -36,6 +36,11 @@ let llvmSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-I\(llvmInclude)
 /// every target (for `kaleidoscope build --target`).
 let llvmComponents = ["orcjit", "passes", "bitwriter", "irreader", "all-targets"]
 
+/// The copies of the other targets' libraries whose static constructors the tool runs only
+/// when it first needs those targets (`build-support/lazy-targets.sh`), when the set is there.
+let lazyTargets = Context.packageDirectory + "/.build/lazy-targets"
+let lazyTargetsComplete = FileManager.default.fileExists(atPath: lazyTargets + "/complete")
+
 /// LLVM's static component libraries, as `llvm-config --link-static --libs` lists them.
 ///
 /// Linking them instead of libLLVM-19.so keeps only the code the tool uses and, in an
@@ -54,7 +59,11 @@ let llvmStaticLibraries: [String]? = {
   process.waitUntilExit()
   guard process.terminationStatus == 0 else { return nil }
   let flags = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-  return flags.map { "\(llvmLibrary)/lib\($0.dropFirst(2)).a" }
+  return flags.map { flag in
+    let archive = "lib\(flag.dropFirst(2)).a"
+    let lazy = "\(lazyTargets)/\(archive)"
+    return lazyTargetsComplete && FileManager.default.fileExists(atPath: lazy) ? lazy : "\(llvmLibrary)/\(archive)"
+  }
 }()
 
 /// Links LLVM: its static libraries as one group (they refer to each other in cycles) plus

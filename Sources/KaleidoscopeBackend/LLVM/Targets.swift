@@ -10,7 +10,10 @@ public enum LLVMTargets {
     return true
   }()
 
+  /// The other targets' static constructors run here, not at start-up, when the tool is
+  /// linked with build-support/lazy-targets.sh's copies of their libraries.
   private static let allInitialized: Bool = {
+    ks_run_lazy_target_constructors()
     LLVMInitializeAllTargetInfos()
     LLVMInitializeAllTargets()
     LLVMInitializeAllTargetMCs()
