@@ -33,13 +33,13 @@ let llvmConfig = "/usr/lib/llvm-19/bin/llvm-config"
 let llvmSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-I\(llvmInclude)"])]
 
 /// The LLVM components the back end uses: the JIT, the optimiser, bitcode and textual IR, and
-/// every target (for `kaleidoscope build --target`).
+/// every target (for `kaleidoscope build --target`). build-support/lazy-llvm.sh names the same.
 let llvmComponents = ["orcjit", "passes", "bitwriter", "irreader", "all-targets"]
 
-/// The copies of the other targets' libraries whose static constructors the tool runs only
-/// when it first needs those targets (`build-support/lazy-targets.sh`), when the set is there.
-let lazyTargets = Context.packageDirectory + "/.build/lazy-targets"
-let lazyTargetsComplete = FileManager.default.fileExists(atPath: lazyTargets + "/complete")
+/// Copies of LLVM's libraries whose static constructors the tool runs itself, when it first
+/// needs LLVM or the other targets (`build-support/lazy-llvm.sh`), when the set is there.
+let lazyLLVM = Context.packageDirectory + "/.build/lazy-llvm"
+let lazyLLVMComplete = FileManager.default.fileExists(atPath: lazyLLVM + "/complete")
 
 /// LLVM's static component libraries, as `llvm-config --link-static --libs` lists them.
 ///
@@ -61,8 +61,8 @@ let llvmStaticLibraries: [String]? = {
   let flags = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
   return flags.map { flag in
     let archive = "lib\(flag.dropFirst(2)).a"
-    let lazy = "\(lazyTargets)/\(archive)"
-    return lazyTargetsComplete && FileManager.default.fileExists(atPath: lazy) ? lazy : "\(llvmLibrary)/\(archive)"
+    let lazy = "\(lazyLLVM)/\(archive)"
+    return lazyLLVMComplete && FileManager.default.fileExists(atPath: lazy) ? lazy : "\(llvmLibrary)/\(archive)"
   }
 }()
 

@@ -11,8 +11,8 @@ set -eu
 cd "$(dirname "$0")/.."
 prefix=${1:-$HOME/.local}
 scripts/install-deps.sh
-# The other targets' start-up work deferred to their first use (build-support/README.md).
-build-support/lazy-targets.sh
+# LLVM's start-up work deferred to its first use (build-support/README.md).
+build-support/lazy-llvm.sh
 echo "building the release tool..."
 swift build -c release --product kaleidoscope
 swift build -c release --product kaleidoscope-serve

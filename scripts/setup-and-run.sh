@@ -4,8 +4,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# The other targets' start-up work deferred to their first use (build-support/README.md).
-build-support/lazy-targets.sh
+# LLVM's start-up work deferred to its first use (build-support/README.md).
+build-support/lazy-llvm.sh
 # No manifest cache: see scripts/test.sh.
 swift build -c release --product kaleidoscope --manifest-cache none
 bin=.build/release/kaleidoscope

@@ -13,8 +13,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# The other targets' start-up work deferred to their first use (build-support/README.md).
-build-support/lazy-targets.sh
+# LLVM's start-up work deferred to its first use (build-support/README.md).
+build-support/lazy-llvm.sh
 scripts/python-env.sh
 # The toolchain's swift-format, with the committed configuration; first, as it takes seconds.
 swift format lint --strict -r Sources Tests fuzz Package.swift

@@ -14,18 +14,27 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
-// The static constructors of the targets other than the host's, which
-// build-support/lazy-targets.sh moves into the section `ks_lazy_init` so that the loader
-// leaves them alone. The linker defines the section's bounds only when it exists; without
-// the copies both are null and there is nothing to run.
+// LLVM's static constructors, which build-support/lazy-llvm.sh moves out of `.init_array` so
+// that the loader leaves them alone: the other targets' into `ks_lazy_init`, the rest into
+// `ks_llvm_init`. The linker defines a section's bounds only when it exists; without the
+// copies they are null and there is nothing to run.
 typedef void (*ks_lazy_constructor)(void);
+extern ks_lazy_constructor __start_ks_llvm_init[] __attribute__((weak));
+extern ks_lazy_constructor __stop_ks_llvm_init[] __attribute__((weak));
 extern ks_lazy_constructor __start_ks_lazy_init[] __attribute__((weak));
 extern ks_lazy_constructor __stop_ks_lazy_init[] __attribute__((weak));
 
-// Runs those constructors, in link order, as the loader would have. Call once, before the
-// first use of any of those targets.
+static inline void ks_run_constructors(ks_lazy_constructor *start, ks_lazy_constructor *stop) {
+  if (!start) return;
+  for (ks_lazy_constructor *constructor = start; constructor < stop; constructor++) (*constructor)();
+}
+
+// Runs LLVM's own constructors (the host's target included), in link order, as the loader
+// would have. Call once, before any other use of LLVM.
+static inline void ks_run_llvm_constructors(void) { ks_run_constructors(__start_ks_llvm_init, __stop_ks_llvm_init); }
+
+// Runs the other targets' constructors. Call once, after `ks_run_llvm_constructors` and
+// before the first use of any of those targets.
 static inline void ks_run_lazy_target_constructors(void) {
-  if (!__start_ks_lazy_init) return;
-  for (ks_lazy_constructor *constructor = __start_ks_lazy_init; constructor < __stop_ks_lazy_init; constructor++)
-    (*constructor)();
+  ks_run_constructors(__start_ks_lazy_init, __stop_ks_lazy_init);
 }

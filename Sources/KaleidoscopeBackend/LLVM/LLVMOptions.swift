@@ -15,6 +15,7 @@ enum LLVMOptions {
 
   /// Sets `options` (each as on `llc`'s command line) for the rest of the process.
   static func set(_ options: [String]) {
+    LLVMLibrary.prepare()
     lock.withLock { _ in
       var pointers = (["kaleidoscope"] + options).map { strdup($0).map { UnsafePointer($0) } }
       defer { for pointer in pointers { free(UnsafeMutablePointer(mutating: pointer)) } }

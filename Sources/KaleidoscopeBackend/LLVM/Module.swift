@@ -5,6 +5,7 @@ public final class Context {
   let reference: LLVMContextRef
 
   public init() {
+    LLVMLibrary.prepare()
     reference = LLVMContextCreate()
   }
 

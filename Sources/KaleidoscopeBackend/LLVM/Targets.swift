@@ -4,6 +4,7 @@ import CLLVM
 /// static initialiser exactly once.
 public enum LLVMTargets {
   private static let nativeInitialized: Bool = {
+    LLVMLibrary.prepare()
     LLVMInitializeNativeTarget()
     LLVMInitializeNativeAsmPrinter()
     LLVMInitializeNativeAsmParser()
@@ -11,8 +12,9 @@ public enum LLVMTargets {
   }()
 
   /// The other targets' static constructors run here, not at start-up, when the tool is
-  /// linked with build-support/lazy-targets.sh's copies of their libraries.
+  /// linked with build-support/lazy-llvm.sh's copies of their libraries.
   private static let allInitialized: Bool = {
+    LLVMLibrary.prepare()
     ks_run_lazy_target_constructors()
     LLVMInitializeAllTargetInfos()
     LLVMInitializeAllTargets()
@@ -34,7 +36,8 @@ public enum LLVMTargets {
 
   /// The triple of the machine we run on.
   public static var hostTriple: String {
-    takeMessage(LLVMGetDefaultTargetTriple())
+    LLVMLibrary.prepare()
+    return takeMessage(LLVMGetDefaultTargetTriple())
   }
 
   /// The registered target for `triple` (its targets must be initialised).
