@@ -33,7 +33,7 @@ let llvmConfig = "/usr/lib/llvm-19/bin/llvm-config"
 let llvmSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-I\(llvmInclude)"])]
 
 /// The LLVM components the back end uses: the JIT, the optimiser, bitcode and textual IR, and
-/// every target (for `kaleidoscope build --target`). build-support/lazy-llvm.sh names the same.
+/// every target (for `kaleidoscope build --target`).
 let llvmComponents = ["orcjit", "passes", "bitwriter", "irreader", "all-targets"]
 
 /// Copies of LLVM's libraries whose static constructors the tool runs itself, when it first

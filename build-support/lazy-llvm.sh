@@ -8,7 +8,7 @@
 # server) then never pay for them. Package.swift links these copies when the set is
 # complete.
 #
-#   build-support/lazy-llvm.sh     (the set-up, test and install scripts run it; about 5 s)
+#   build-support/lazy-llvm.sh     (the set-up, test and install scripts run it; about 6 s)
 set -eu
 cd "$(dirname "$0")/.."
 llvm=/usr/lib/llvm-19
@@ -20,8 +20,12 @@ native=$(sed -n 's/^#define LLVM_NATIVE_ARCH \(.*\)$/\1/p' "$llvm/include/llvm/C
 targets=$("$llvm/bin/llvm-config" --targets-built)
 mkdir -p "$out"
 rm -f "$out/complete"
-for library in $("$llvm/bin/llvm-config" --link-static --libs orcjit passes bitwriter irreader all-targets); do
+# Every library, so that the list of components lives in Package.swift alone; it links the
+# copies of those it names.
+for library in $("$llvm/bin/llvm-config" --link-static --libs all); do
   name=${library#-l}
+  # `all` names some libraries Debian does not ship (Polly).
+  [ -f "$llvm/lib/lib$name.a" ] || continue
   section=ks_llvm_init
   for target in $targets; do
     case $name in "LLVM$target"*) [ "$target" = "$native" ] || section=ks_lazy_init ;; esac
